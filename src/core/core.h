@@ -1,0 +1,236 @@
+/*
+ * core.h - what src/core offers the layers above it (nic, flow, dpa, provider):
+ * SDK-side logging, the parsed configuration, the emulated device inventory, fault
+ * injection, trace events, the exit report and a small JSON writer.
+ *
+ * Nothing here is DOCA API; the symbols are exported from libdoca_common in the
+ * FLOWDPA_INTERNAL version node (see libdoca_common.map) for flowdpa's own libraries.
+ */
+#ifndef FLOWDPA_CORE_H_
+#define FLOWDPA_CORE_H_
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <doca_dev.h>
+#include <doca_error.h>
+#include <doca_log.h>
+
+/* ---------------------------------------------------------------- SDK logging */
+
+/*
+ * Library-internal messages go to the SDK backends (doca_log_backend_create_*_sdk), not
+ * to the application's. A translation unit declares its source with DOCA_LOG_REGISTER
+ * as user code does, then uses CORE_LOG_*. Trace records are always compiled in and
+ * filtered at run time, so DOCA_LOG_LEVEL=trace shows every lifecycle transition.
+ */
+doca_error_t core_log_sdk(uint32_t level, int source, const char *fname, int line, const char *func,
+			  const char *format, ...) __attribute__((format(printf, 6, 7)));
+/* True when some SDK backend would print a record of this level (cheap check). */
+bool core_log_sdk_enabled(uint32_t level);
+
+#define CORE_LOG(level, format, ...) \
+	core_log_sdk(level, log_source, __FILE__, __LINE__, __func__, format, ##__VA_ARGS__)
+#define CORE_LOG_CRIT(format, ...) CORE_LOG(DOCA_LOG_LEVEL_CRIT, format, ##__VA_ARGS__)
+#define CORE_LOG_ERR(format, ...) CORE_LOG(DOCA_LOG_LEVEL_ERROR, format, ##__VA_ARGS__)
+#define CORE_LOG_WARN(format, ...) CORE_LOG(DOCA_LOG_LEVEL_WARNING, format, ##__VA_ARGS__)
+#define CORE_LOG_INFO(format, ...) CORE_LOG(DOCA_LOG_LEVEL_INFO, format, ##__VA_ARGS__)
+#define CORE_LOG_DBG(format, ...) CORE_LOG(DOCA_LOG_LEVEL_DEBUG, format, ##__VA_ARGS__)
+#define CORE_LOG_TRC(format, ...) CORE_LOG(DOCA_LOG_LEVEL_TRACE, format, ##__VA_ARGS__)
+
+/*
+ * Parse a level given as a name (disable, crit, error|err, warning|warn, info, debug|dbg,
+ * trace|trc; any case) or a number 10..70 that is one of the enum values.
+ * INVALID_VALUE for anything else.
+ */
+doca_error_t core_log_level_parse(const char *text, uint32_t *level);
+/* "ERR", "WRN", ... as printed in a record; "???" for a value that is not a level. */
+const char *core_log_level_tag(uint32_t level);
+
+/* ---------------------------------------------------------------- configuration */
+
+#define CORE_MAX_DEVICES 8
+#define CORE_MAX_PORTS 16
+#define CORE_PATH_MAX 512
+
+enum core_device_model {
+	CORE_MODEL_BF3,
+	CORE_MODEL_CX7,
+	CORE_MODEL_BF2,
+	CORE_MODEL_CX6,
+};
+
+enum core_nic_mode {
+	CORE_NIC_MODE_SYNC,
+	CORE_NIC_MODE_ASYNC,
+};
+
+enum core_traffic_kind {
+	CORE_TRAFFIC_NONE,
+	CORE_TRAFFIC_PCAP,
+	CORE_TRAFFIC_GEN,
+};
+
+/* FLOWDPA_PORTn_RX: pcap:FILE or gen:flows=N,pkts=N,zipf=S,seed=N, plus ,rate=PPS ,loop=N */
+struct core_traffic_src {
+	enum core_traffic_kind kind;
+	char path[CORE_PATH_MAX]; /* pcap */
+	uint32_t flows;		  /* gen: distinct 5-tuples (default 1) */
+	uint64_t pkts;		  /* gen: packets per loop (default 1000) */
+	double zipf;		  /* gen: skew exponent, 0 = uniform (default 0) */
+	uint64_t seed;		  /* gen: PRNG seed (default 1) */
+	uint64_t rate_pps;	  /* 0 = as fast as the pipeline takes it */
+	uint32_t loop;		  /* times the source is played (default 1) */
+};
+
+/* FLOWDPA_PORTn_TX: pcap:FILE */
+struct core_traffic_sink {
+	enum core_traffic_kind kind; /* NONE or PCAP */
+	char path[CORE_PATH_MAX];
+};
+
+struct core_device_cfg {
+	enum core_device_model model;
+	uint32_t nr_ports;
+};
+
+/* Fault-injection sites (FLOWDPA_FAULTS=site,site,...): each stands for a driver failure. */
+enum core_fault_site {
+	CORE_FAULT_DPA_INIT,	  /* doca_flow_dpa_init */
+	CORE_FAULT_QUEUES_CREATE, /* doca_flow_dpa_queues_create */
+	CORE_FAULT_PIPE_EXPORT,	  /* doca_flow_dpa_pipe_export */
+	CORE_FAULT_QUEUE_POLL,	  /* DPA-side poll_completion */
+	CORE_FAULT_QUEUE_FLUSH,	  /* DPA-side flush */
+	CORE_FAULT_DPA_MEM_ALLOC, /* device heap allocation (NO_MEMORY) */
+	CORE_FAULT_COUNT,
+};
+
+struct core_config {
+	uint32_t nr_devices;
+	struct core_device_cfg devices[CORE_MAX_DEVICES];
+	uint32_t dpa_cores;	      /* FLOWDPA_DPA_CORES, default 16 */
+	uint32_t dpa_eus_per_core;    /* FLOWDPA_DPA_EUS_PER_CORE, default 16 */
+	uint64_t dpa_heap_size;	      /* FLOWDPA_DPA_HEAP_SIZE, bytes, default 256 MiB */
+	enum core_nic_mode nic_mode;  /* FLOWDPA_NIC_MODE */
+	uint32_t nic_latency_us;      /* FLOWDPA_NIC_LATENCY_US */
+	bool strict;		      /* FLOWDPA_STRICT */
+	uint32_t faults;	      /* bit mask of enum core_fault_site */
+	struct core_traffic_src port_rx[CORE_MAX_PORTS];
+	struct core_traffic_sink port_tx[CORE_MAX_PORTS];
+	char trace_path[CORE_PATH_MAX];	 /* FLOWDPA_TRACE, "" = off */
+	char report_path[CORE_PATH_MAX]; /* FLOWDPA_REPORT, "" = off, "-" = stderr */
+	char config_file[CORE_PATH_MAX]; /* FLOWDPA_CONFIG, "" = none */
+};
+
+/*
+ * The configuration, parsed once from the environment and then FLOWDPA_CONFIG (the
+ * environment wins for a key set in both). NULL when it is invalid: the error was
+ * printed on stderr with the key, the value and what is allowed, and nothing of it is
+ * applied. core_config_status() returns DOCA_SUCCESS or DOCA_ERROR_BAD_CONFIG.
+ */
+const struct core_config *core_config_get(void);
+doca_error_t core_config_status(void);
+/* Parse the environment again (tests change variables between cases). */
+doca_error_t core_config_reload(void);
+/* Parsers, exposed for tests and tools. err gets one sentence on failure. */
+doca_error_t core_config_parse_traffic_src(const char *value, struct core_traffic_src *src, char *err,
+					   size_t errlen);
+const char *core_device_model_name(enum core_device_model model);
+/* True when FLOWDPA_FAULTS names the site: the caller fails with DRIVER (or NO_MEMORY). */
+bool core_fault_injected(enum core_fault_site site);
+
+/* ---------------------------------------------------------------- devices */
+
+/* What an emulated device is and can do; fixed for the life of the process. */
+struct core_dev_caps {
+	uint32_t index; /* position in FLOWDPA_DEVICES; trace pid is index + 1 */
+	enum core_device_model model;
+	const char *model_name;
+	uint32_t nr_ports;
+	bool has_flow;
+	bool has_dpa;
+	uint32_t dpa_cores;
+	uint32_t dpa_eus_per_core;
+	uint64_t dpa_heap_size;
+	uint32_t dpa_max_queues;     /* per provider queue type */
+	uint32_t dpa_max_queue_size; /* entries, power of 2 */
+	char pci_addr[DOCA_DEVINFO_PCI_ADDR_SIZE];
+	char ibdev_name[DOCA_DEVINFO_IBDEV_NAME_SIZE];
+	char iface_name[32];
+	uint8_t mac[DOCA_DEVINFO_MAC_ADDR_SIZE];
+};
+
+/* NULL for NULL or for a pointer that is not a flowdpa device (checked by magic). */
+const struct core_dev_caps *core_devinfo_caps(const struct doca_devinfo *devinfo);
+const struct core_dev_caps *core_dev_caps(const struct doca_dev *dev);
+/* Another DOCA object starts (hold) or stops (release) using an open device;
+ * doca_dev_close returns IN_USE while holds remain. */
+doca_error_t core_dev_hold(struct doca_dev *dev);
+void core_dev_release(struct doca_dev *dev);
+
+/* ---------------------------------------------------------------- trace events */
+
+/* Set once at load when FLOWDPA_TRACE names a file; read on every traced path. */
+extern bool core_trace_active;
+static inline bool core_trace_enabled(void)
+{
+	return __builtin_expect(core_trace_active, 0);
+}
+
+/* Microseconds on the trace clock (CLOCK_MONOTONIC). */
+uint64_t core_trace_now_us(void);
+/*
+ * Chrome/Perfetto trace events. pid 0 is the host program, pid index+1 an emulated
+ * device; tid is the calling thread. args_json is NULL or a JSON object's text.
+ */
+void core_trace_complete(uint32_t pid, const char *cat, const char *name, uint64_t ts_us, uint64_t dur_us,
+			 const char *args_json);
+void core_trace_instant(uint32_t pid, const char *cat, const char *name, const char *args_json);
+/* Name the calling thread (and its process row) in the trace. */
+void core_trace_thread_name(uint32_t pid, const char *name);
+/* Write what is buffered; called at exit and from crash signals by core itself. */
+void core_trace_flush(void);
+
+/* ---------------------------------------------------------------- JSON writer */
+
+struct core_json;
+/* A writer that grows its own buffer; never fails half-way (out of memory is sticky). */
+struct core_json *core_json_new(void);
+void core_json_free(struct core_json *j);
+void core_json_object_begin(struct core_json *j);
+void core_json_object_end(struct core_json *j);
+void core_json_array_begin(struct core_json *j);
+void core_json_array_end(struct core_json *j);
+void core_json_key(struct core_json *j, const char *key);
+void core_json_str(struct core_json *j, const char *value);
+void core_json_u64(struct core_json *j, uint64_t value);
+void core_json_i64(struct core_json *j, int64_t value);
+void core_json_double(struct core_json *j, double value);
+void core_json_bool(struct core_json *j, bool value);
+/* Splice text that already is one valid JSON value (e.g. a rendered sub-object). */
+void core_json_raw(struct core_json *j, const char *json);
+/* The text so far; NULL after an allocation failure. */
+const char *core_json_text(const struct core_json *j);
+/* Escape one string (with quotes) into out; returns the length it needs. */
+size_t core_json_escape(const char *in, char *out, size_t outlen);
+
+/* ---------------------------------------------------------------- exit report */
+
+struct core_report_section;
+/* Fills one section: an object has been begun and will be ended by the caller. */
+typedef void (*core_report_fn)(struct core_json *j, void *arg);
+
+bool core_report_enabled(void);
+/*
+ * A named section of the FLOWDPA_REPORT file, produced by fn at exit. Unregister it when
+ * the object behind it goes away: its final state is captured then, so destroyed
+ * objects still appear. Both are no-ops (NULL) when the report is off.
+ */
+struct core_report_section *core_report_register(const char *name, core_report_fn fn, void *arg);
+void core_report_unregister(struct core_report_section *section);
+/* Write the report now (it is written at exit anyway); DOCA_SUCCESS when off. */
+doca_error_t core_report_write(void);
+
+#endif /* FLOWDPA_CORE_H_ */

@@ -1,0 +1,278 @@
+/*
+ * trace.c - FLOWDPA_TRACE: Chrome/Perfetto trace-event JSON of host calls, kernel runs,
+ * provider requests and packet batches.
+ *
+ * Events are formatted into a process-wide buffer under a mutex and written out with
+ * write(2) when it fills, at exit, and from crash signals. The signal path only reads
+ * the committed length and calls write(), both async-signal-safe, so a crashing
+ * program still leaves a loadable file with everything up to the crash. With the
+ * variable unset, callers test core_trace_active and nothing else runs.
+ */
+#include "core.h"
+#include "core_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TRACE_BUF_SIZE (1u << 20)
+#define TRACE_EVENT_MAX 2048
+
+static const char trace_header[] = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+static const char trace_footer[] = "\n]}\n";
+
+bool core_trace_active;
+
+static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
+static char trace_buf[TRACE_BUF_SIZE];
+static _Atomic size_t trace_len; /* bytes of trace_buf that hold whole events */
+static int trace_fd = -1;
+static bool trace_first_event = true;
+static atomic_flag trace_finished = ATOMIC_FLAG_INIT;
+
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM};
+static struct sigaction crash_old[sizeof(crash_signals) / sizeof(crash_signals[0])];
+static bool crash_installed;
+
+uint64_t core_trace_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Called with trace_lock held. */
+static void trace_drain_locked(void)
+{
+	size_t len = atomic_load(&trace_len);
+
+	if (trace_fd >= 0 && len > 0)
+		write_all(trace_fd, trace_buf, len);
+	atomic_store(&trace_len, 0);
+}
+
+static void trace_append(const char *event, size_t n)
+{
+	pthread_mutex_lock(&trace_lock);
+	if (trace_fd < 0) {
+		pthread_mutex_unlock(&trace_lock);
+		return;
+	}
+	if (atomic_load(&trace_len) + n + 2 > TRACE_BUF_SIZE)
+		trace_drain_locked();
+	size_t len = atomic_load(&trace_len);
+
+	if (!trace_first_event) {
+		trace_buf[len++] = ',';
+		trace_buf[len++] = '\n';
+	}
+	trace_first_event = false;
+	memcpy(trace_buf + len, event, n);
+	/* Publish only after the bytes are in place: the crash path reads this length. */
+	atomic_store(&trace_len, len + n);
+	pthread_mutex_unlock(&trace_lock);
+}
+
+static long trace_tid(void)
+{
+	return (long)syscall(SYS_gettid);
+}
+
+void core_trace_complete(uint32_t pid, const char *cat, const char *name, uint64_t ts_us, uint64_t dur_us,
+			 const char *args_json)
+{
+	char ev[TRACE_EVENT_MAX];
+	char qname[256];
+	char qcat[64];
+	int n;
+
+	if (!core_trace_active)
+		return;
+	core_json_escape(name, qname, sizeof(qname));
+	core_json_escape(cat, qcat, sizeof(qcat));
+	n = snprintf(ev, sizeof(ev),
+		     "{\"name\":%s,\"cat\":%s,\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
+		     ",\"pid\":%u,\"tid\":%ld,\"args\":%s}",
+		     qname, qcat, ts_us, dur_us, pid, trace_tid(), args_json ? args_json : "{}");
+	if (n > 0 && (size_t)n < sizeof(ev))
+		trace_append(ev, (size_t)n);
+}
+
+void core_trace_instant(uint32_t pid, const char *cat, const char *name, const char *args_json)
+{
+	char ev[TRACE_EVENT_MAX];
+	char qname[256];
+	char qcat[64];
+	int n;
+
+	if (!core_trace_active)
+		return;
+	core_json_escape(name, qname, sizeof(qname));
+	core_json_escape(cat, qcat, sizeof(qcat));
+	n = snprintf(ev, sizeof(ev),
+		     "{\"name\":%s,\"cat\":%s,\"ph\":\"i\",\"s\":\"t\",\"ts\":%" PRIu64
+		     ",\"pid\":%u,\"tid\":%ld,\"args\":%s}",
+		     qname, qcat, core_trace_now_us(), pid, trace_tid(), args_json ? args_json : "{}");
+	if (n > 0 && (size_t)n < sizeof(ev))
+		trace_append(ev, (size_t)n);
+}
+
+static void trace_metadata(const char *what, uint32_t pid, long tid, const char *value)
+{
+	char ev[512];
+	char qvalue[256];
+	int n;
+
+	core_json_escape(value, qvalue, sizeof(qvalue));
+	n = snprintf(ev, sizeof(ev), "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"tid\":%ld,\"args\":{\"name\":%s}}",
+		     what, pid, tid, qvalue);
+	if (n > 0 && (size_t)n < sizeof(ev))
+		trace_append(ev, (size_t)n);
+}
+
+void core_trace_thread_name(uint32_t pid, const char *name)
+{
+	if (core_trace_active)
+		trace_metadata("thread_name", pid, trace_tid(), name);
+}
+
+void core_trace_flush(void)
+{
+	pthread_mutex_lock(&trace_lock);
+	trace_drain_locked();
+	pthread_mutex_unlock(&trace_lock);
+}
+
+/* Async-signal-safe: whatever is committed, then the footer, exactly once. */
+static void trace_finish_unlocked(void)
+{
+	size_t len;
+
+	if (trace_fd < 0 || atomic_flag_test_and_set(&trace_finished))
+		return;
+	len = atomic_load(&trace_len);
+	write_all(trace_fd, trace_buf, len);
+	atomic_store(&trace_len, 0);
+	write_all(trace_fd, trace_footer, sizeof(trace_footer) - 1);
+}
+
+static void trace_at_exit(void)
+{
+	pthread_mutex_lock(&trace_lock);
+	core_trace_active = false;
+	trace_finish_unlocked();
+	if (trace_fd >= 0)
+		close(trace_fd);
+	trace_fd = -1;
+	pthread_mutex_unlock(&trace_lock);
+}
+
+static void trace_on_crash(int sig, siginfo_t *info, void *uctx)
+{
+	size_t i;
+
+	trace_finish_unlocked();
+	for (i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		if (crash_signals[i] == sig)
+			break;
+	/* Hand the signal to whoever had it before us (default action, a debugger, ASan). */
+	if (i < sizeof(crash_signals) / sizeof(crash_signals[0])) {
+		struct sigaction *old = &crash_old[i];
+
+		if (old->sa_flags & SA_SIGINFO && old->sa_sigaction != NULL) {
+			old->sa_sigaction(sig, info, uctx);
+			return;
+		}
+		if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+			old->sa_handler(sig);
+			return;
+		}
+		sigaction(sig, old, NULL);
+	}
+	raise(sig);
+}
+
+static void trace_install_crash_handlers(void)
+{
+	struct sigaction sa;
+
+	if (crash_installed)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = trace_on_crash;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++) {
+		sigaction(crash_signals[i], NULL, &crash_old[i]);
+		/* Leave interrupt handling alone when the program already chose one. */
+		if ((crash_signals[i] == SIGINT || crash_signals[i] == SIGTERM) && crash_old[i].sa_handler != SIG_DFL)
+			continue;
+		sigaction(crash_signals[i], &sa, NULL);
+	}
+	crash_installed = true;
+}
+
+static void trace_name_processes(void)
+{
+	const struct core_config *cfg = core_config_get();
+	char name[96];
+
+	trace_metadata("process_name", 0, 0, "host program");
+	for (uint32_t i = 0; cfg != NULL && i < cfg->nr_devices; i++) {
+		snprintf(name, sizeof(name), "device %u: %s mlx5_%u", i, core_device_model_name(cfg->devices[i].model),
+			 i);
+		trace_metadata("process_name", i + 1, 0, name);
+	}
+}
+
+void core_trace_configure(const char *path)
+{
+	static bool atexit_done;
+	int fd;
+
+	trace_at_exit();
+	if (path == NULL || path[0] == '\0')
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "flowdpa: FLOWDPA_TRACE=\"%s\": cannot create the file: %s; tracing is off\n", path,
+			strerror(errno));
+		return;
+	}
+	pthread_mutex_lock(&trace_lock);
+	trace_fd = fd;
+	trace_first_event = true;
+	atomic_store(&trace_len, 0);
+	atomic_flag_clear(&trace_finished);
+	write_all(fd, trace_header, sizeof(trace_header) - 1);
+	core_trace_active = true;
+	pthread_mutex_unlock(&trace_lock);
+	trace_name_processes();
+	trace_install_crash_handlers();
+	if (!atexit_done) {
+		atexit(trace_at_exit);
+		atexit_done = true;
+	}
+}
