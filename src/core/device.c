@@ -3,10 +3,11 @@
  *
  * The inventory is built once from the configuration (FLOWDPA_DEVICES) and lives until
  * exit, so a struct doca_devinfo stays valid after its list is destroyed, as DOCA
- * promises for opened devices. Opening a device creates one struct doca_dev with an
+ * promises for opened devices. Each devinfo embeds its one struct doca_dev with an
  * open count; other DOCA objects (a DPA context, a flow port) hold it, and close
- * refuses with IN_USE while they do. Handles carry a magic so that a foreign or stale
- * pointer is refused instead of dereferenced blindly.
+ * refuses with IN_USE while they do. Handles live in static storage and carry a magic
+ * that is cleared at the last close, so a double close or a foreign pointer is
+ * refused instead of touching freed memory.
  */
 #include "core.h"
 #include "core_internal.h"
@@ -20,17 +21,17 @@
 #define DEVINFO_MAGIC 0x64657669u /* "devi" */
 #define DEV_MAGIC 0x6465766fu	  /* "devo" */
 
-struct doca_devinfo {
-	uint32_t magic;
-	struct core_dev_caps caps;
-	struct doca_dev *open_dev; /* the one handle while open, else NULL */
-};
-
 struct doca_dev {
-	uint32_t magic;
+	uint32_t magic; /* DEV_MAGIC while open */
 	struct doca_devinfo *info;
 	uint32_t opens;
 	uint32_t holds;
+};
+
+struct doca_devinfo {
+	uint32_t magic;
+	struct core_dev_caps caps;
+	struct doca_dev dev;
 };
 
 static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -79,7 +80,6 @@ static void registry_build_locked(void)
 		return;
 	for (uint32_t i = 0; i < cfg->nr_devices; i++) {
 		dev_registry[i].magic = DEVINFO_MAGIC;
-		dev_registry[i].open_dev = NULL;
 		caps_fill(&dev_registry[i].caps, i, &cfg->devices[i], cfg);
 	}
 	dev_count = cfg->nr_devices;
@@ -185,18 +185,9 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	pthread_mutex_lock(&dev_lock);
-	d = devinfo->open_dev;
-	if (d == NULL) {
-		d = calloc(1, sizeof(*d));
-		if (d == NULL) {
-			pthread_mutex_unlock(&dev_lock);
-			CORE_LOG_ERR("doca_dev_open: out of memory");
-			return DOCA_ERROR_NO_MEMORY;
-		}
-		d->magic = DEV_MAGIC;
-		d->info = devinfo;
-		devinfo->open_dev = d;
-	}
+	d = &devinfo->dev;
+	if (d->opens == 0)
+		*d = (struct doca_dev){.magic = DEV_MAGIC, .info = devinfo};
 	d->opens++;
 	pthread_mutex_unlock(&dev_lock);
 	*dev = d;
@@ -221,11 +212,8 @@ DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
 			     dev->info->caps.ibdev_name, holds);
 		return DOCA_ERROR_IN_USE;
 	}
-	if (--dev->opens == 0) {
-		dev->info->open_dev = NULL;
+	if (--dev->opens == 0)
 		dev->magic = 0;
-		free(dev);
-	}
 	pthread_mutex_unlock(&dev_lock);
 	return DOCA_SUCCESS;
 }

@@ -1,0 +1,56 @@
+# flowdpa - thin wrapper over meson/ninja. `make demo` and `make test` work on a fresh
+# Debian/Ubuntu machine: `deps` installs whatever Debian packages are missing.
+PREFIX ?= /usr/local
+BUILD ?= build
+SAN_BUILD ?= build-sanitize
+MESON_OPTS ?=
+
+DEBIAN_PKGS := meson ninja-build pkg-config gcc clang binutils python3 libpcap-dev libcmocka-dev tshark
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build demo test test-sanitize bench install clean
+
+all: build
+
+deps:
+	@missing=""; for p in $(DEBIAN_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) $(MESON_OPTS)
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+demo: build
+	@if [ -x $(BUILD)/samples/demo.sh ] || [ -f samples/demo.sh ]; then \
+		FLOWDPA_BUILD_DIR=$(BUILD) bash samples/demo.sh; \
+	else \
+		echo "no demo yet: the samples are not written. Built everything; try: $(BUILD)/tools/doca_caps/doca_caps --list-devs"; \
+		$(BUILD)/tools/doca_caps/doca_caps --list-devs; \
+	fi
+
+test: build
+	meson test -C $(BUILD) --print-errorlogs
+
+# The same suites under AddressSanitizer + UndefinedBehaviorSanitizer, in their own tree.
+test-sanitize: deps
+	@[ -f $(SAN_BUILD)/build.ninja ] || meson setup $(SAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false $(MESON_OPTS)
+	ninja -C $(SAN_BUILD)
+	meson test -C $(SAN_BUILD) --print-errorlogs
+
+bench: build
+	meson test -C $(BUILD) --benchmark --verbose
+
+install: build
+	meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX))
+	meson install -C $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(SAN_BUILD)

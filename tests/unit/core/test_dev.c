@@ -1,0 +1,237 @@
+/*
+ * Unit tests: emulated device inventory through doca_dev.h, for each model, from the
+ * environment and from a config file; property getters; open/close/hold; bad inputs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <doca_dev.h>
+
+#include "core/core_internal.h"
+#include "test_support.h"
+
+static int clean_env(void **state)
+{
+	(void)state;
+	test_clear_flowdpa_env();
+	core_config_reload();
+	return 0;
+}
+
+static void test_default_bluefield3(void **state)
+{
+	struct doca_devinfo **list;
+	uint32_t n;
+	char pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
+	char ibdev[DOCA_DEVINFO_IBDEV_NAME_SIZE];
+	char iface[DOCA_DEVINFO_IFACE_NAME_SIZE];
+	uint8_t mac[DOCA_DEVINFO_MAC_ADDR_SIZE];
+	enum doca_pci_func_type type;
+	uint8_t flag = 7;
+	const struct core_dev_caps *caps;
+	(void)state;
+
+	assert_int_equal(doca_devinfo_create_list(&list, &n), DOCA_SUCCESS);
+	assert_int_equal(n, 1);
+	assert_null(list[1]);
+	assert_int_equal(doca_devinfo_get_pci_addr_str(list[0], pci), DOCA_SUCCESS);
+	assert_string_equal(pci, "0000:03:00.0");
+	assert_int_equal(doca_devinfo_get_ibdev_name(list[0], ibdev, sizeof(ibdev)), DOCA_SUCCESS);
+	assert_string_equal(ibdev, "mlx5_0");
+	assert_int_equal(doca_devinfo_get_iface_name(list[0], iface, sizeof(iface)), DOCA_SUCCESS);
+	assert_string_equal(iface, "p0");
+	assert_int_equal(doca_devinfo_get_mac_addr(list[0], mac, sizeof(mac)), DOCA_SUCCESS);
+	assert_int_equal(mac[0], 0x02);
+	assert_int_equal(doca_devinfo_get_pci_func_type(list[0], &type), DOCA_SUCCESS);
+	assert_int_equal(type, DOCA_PCI_FUNC_TYPE_PF);
+	assert_int_equal(doca_devinfo_rep_cap_is_filter_net_supported(list[0], &flag), DOCA_SUCCESS);
+	assert_int_equal(flag, 0); /* host-side BlueField view, as the DPA samples expect */
+	caps = core_devinfo_caps(list[0]);
+	assert_non_null(caps);
+	assert_string_equal(caps->model_name, "bf3");
+	assert_int_equal(caps->nr_ports, 2);
+	assert_true(caps->has_dpa && caps->has_flow);
+	assert_int_equal(caps->dpa_cores * caps->dpa_eus_per_core, 256);
+	assert_int_equal(doca_devinfo_destroy_list(list), DOCA_SUCCESS);
+}
+
+static void test_each_model(void **state)
+{
+	static const struct {
+		const char *spec;
+		bool dpa;
+		uint32_t ports;
+	} models[] = {{"bf3", true, 2}, {"cx7:1", true, 1}, {"bf2", false, 2}, {"cx6:4", false, 4}};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+		struct doca_devinfo **list;
+		uint32_t n;
+
+		setenv("FLOWDPA_DEVICES", models[i].spec, 1);
+		assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+		assert_int_equal(doca_devinfo_create_list(&list, &n), DOCA_SUCCESS);
+		assert_int_equal(n, 1);
+		assert_int_equal(core_devinfo_caps(list[0])->has_dpa, models[i].dpa);
+		assert_int_equal(core_devinfo_caps(list[0])->nr_ports, models[i].ports);
+		assert_int_equal(core_devinfo_caps(list[0])->dpa_heap_size, models[i].dpa ? 256ull << 20 : 0);
+		doca_devinfo_destroy_list(list);
+	}
+}
+
+static void test_several_devices_from_file(void **state)
+{
+	const char *path = test_write_temp("FLOWDPA_DEVICES=bf3,bf2,cx7\nFLOWDPA_DPA_CORES=2\n");
+	struct doca_devinfo **list;
+	uint32_t n;
+	uint8_t eq;
+	(void)state;
+
+	setenv("FLOWDPA_CONFIG", path, 1);
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	assert_int_equal(doca_devinfo_create_list(&list, &n), DOCA_SUCCESS);
+	assert_int_equal(n, 3);
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(core_devinfo_caps(list[i])->index, i);
+	assert_false(core_devinfo_caps(list[1])->has_dpa);
+	assert_int_equal(core_devinfo_caps(list[2])->dpa_cores, 2);
+	assert_int_equal(doca_devinfo_is_equal_pci_addr(list[1], "0000:04:00.0", &eq), DOCA_SUCCESS);
+	assert_int_equal(eq, 1);
+	assert_int_equal(doca_devinfo_is_equal_pci_addr(list[2], "05:00.0", &eq), DOCA_SUCCESS);
+	assert_int_equal(eq, 1);
+	assert_int_equal(doca_devinfo_is_equal_pci_addr(list[2], "0000:05:00.0", &eq), DOCA_SUCCESS);
+	assert_int_equal(doca_devinfo_is_equal_pci_addr(list[0], "0000:05:00.0", &eq), DOCA_SUCCESS);
+	assert_int_equal(eq, 0);
+	doca_devinfo_destroy_list(list);
+	unlink(path);
+}
+
+static void test_pci_compare_forms(void **state)
+{
+	struct doca_devinfo **list;
+	uint32_t n;
+	uint8_t eq = 9;
+	static const char *const bad[] = {"", "03:00", "0000:03:00:0", "0000-03-00.0", "zz:00.0", "0000:03:00.0x"};
+	(void)state;
+
+	setenv("FLOWDPA_DEVICES", "bf3,bf3,bf3,bf3,bf3,bf3,bf3,bf3", 1);
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	assert_int_equal(doca_devinfo_create_list(&list, &n), DOCA_SUCCESS);
+	assert_int_equal(n, 8);
+	assert_int_equal(doca_devinfo_is_equal_pci_addr(list[7], "0000:0A:00.0", &eq), DOCA_SUCCESS);
+	assert_int_equal(eq, 1); /* hex in either case */
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		eq = 9;
+		assert_int_equal(doca_devinfo_is_equal_pci_addr(list[0], bad[i], &eq), DOCA_ERROR_INVALID_VALUE);
+		assert_int_equal(eq, 9); /* untouched */
+	}
+	doca_devinfo_destroy_list(list);
+}
+
+static void test_open_close_hold(void **state)
+{
+	struct doca_devinfo **list;
+	struct doca_dev *a, *b;
+	uint32_t n;
+	(void)state;
+
+	assert_int_equal(doca_devinfo_create_list(&list, &n), DOCA_SUCCESS);
+	assert_int_equal(doca_dev_open(list[0], &a), DOCA_SUCCESS);
+	assert_int_equal(doca_dev_open(list[0], &b), DOCA_SUCCESS);
+	assert_ptr_equal(a, b); /* refcounted, one handle */
+	doca_devinfo_destroy_list(list);
+	/* devinfo of an open device outlives its list */
+	assert_non_null(doca_dev_as_devinfo(a));
+	assert_string_equal(core_dev_caps(a)->ibdev_name, "mlx5_0");
+	assert_int_equal(core_dev_hold(a), DOCA_SUCCESS);
+	assert_int_equal(doca_dev_close(b), DOCA_SUCCESS); /* one of two opens */
+	assert_int_equal(doca_dev_close(a), DOCA_ERROR_IN_USE);
+	assert_non_null(core_dev_caps(a)); /* still open after the refusal */
+	core_dev_release(a);
+	assert_int_equal(doca_dev_close(a), DOCA_SUCCESS);
+	assert_null(doca_dev_as_devinfo(NULL));
+	assert_int_equal(core_dev_hold(NULL), DOCA_ERROR_INVALID_VALUE);
+}
+
+static void test_bad_inputs(void **state)
+{
+	struct doca_devinfo **list;
+	struct doca_devinfo_rep **reps;
+	struct doca_dev *dev;
+	uint32_t n;
+	char small[8];
+	char name[DOCA_DEVINFO_IFACE_NAME_SIZE];
+	uint8_t mac[DOCA_DEVINFO_MAC_ADDR_SIZE];
+	uint8_t ip[16];
+	uint16_t lid;
+	uint32_t sf;
+	uint64_t rate;
+	int not_a_dev[16] = {0};
+	(void)state;
+
+	assert_int_equal(doca_devinfo_create_list(NULL, &n), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_devinfo_create_list(&list, NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_devinfo_destroy_list(NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_devinfo_create_list(&list, &n), DOCA_SUCCESS);
+	assert_int_equal(doca_dev_open(NULL, &dev), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_dev_open(list[0], NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_dev_open((struct doca_devinfo *)not_a_dev, &dev), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_dev_close(NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_dev_close((struct doca_dev *)not_a_dev), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_devinfo_get_pci_addr_str(NULL, name), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_devinfo_get_pci_addr_str(list[0], NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_devinfo_get_ibdev_name(list[0], small, sizeof(small)), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_devinfo_get_iface_name(list[0], name, 255), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_devinfo_get_mac_addr(list[0], mac, 5), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_devinfo_get_ipv4_addr(list[0], ip, 4), DOCA_ERROR_NOT_FOUND);
+	assert_int_equal(doca_devinfo_get_ipv4_addr(list[0], ip, 3), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_devinfo_get_ipv6_addr(list[0], ip, 16), DOCA_ERROR_NOT_FOUND);
+	assert_int_equal(doca_devinfo_get_lid(list[0], &lid), DOCA_ERROR_NOT_SUPPORTED);
+	assert_int_equal(doca_devinfo_get_sf_index(list[0], &sf), DOCA_ERROR_NOT_SUPPORTED);
+	assert_int_equal(doca_devinfo_get_active_rate(list[0], &rate), DOCA_SUCCESS);
+	assert_true(rate > 0);
+	assert_int_equal(doca_devinfo_get_active_rate(list[0], NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_devinfo_is_equal_pci_addr(list[0], NULL, mac), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_devinfo_cap_is_hotplug_manager_supported(NULL, mac), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_dev_open(list[0], &dev), DOCA_SUCCESS);
+	assert_int_equal(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n),
+			 DOCA_ERROR_NOT_SUPPORTED);
+	assert_int_equal(doca_devinfo_rep_create_list(NULL, 0, &reps, &n), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_devinfo_rep_get_vuid(NULL, name, sizeof(name)), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_dev_close(dev), DOCA_SUCCESS);
+	assert_int_equal(doca_dev_close(dev), DOCA_ERROR_INVALID_VALUE); /* already closed */
+	doca_devinfo_destroy_list(list);
+}
+
+static void test_bad_config_lists_nothing(void **state)
+{
+	struct doca_devinfo **list = NULL;
+	uint32_t n = 99;
+	const char *path = test_write_temp("FLOWDPA_DEVICES=bf3\nFLOWDPA_DPA_CORES=100\n");
+	(void)state;
+
+	setenv("FLOWDPA_CONFIG", path, 1);
+	fflush(stderr);
+	assert_int_equal(core_config_reload(), DOCA_ERROR_BAD_CONFIG);
+	assert_int_equal(doca_devinfo_create_list(&list, &n), DOCA_ERROR_BAD_CONFIG);
+	assert_null(list);
+	assert_int_equal(n, 99);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_default_bluefield3, clean_env, clean_env),
+		cmocka_unit_test_setup_teardown(test_each_model, clean_env, clean_env),
+		cmocka_unit_test_setup_teardown(test_several_devices_from_file, clean_env, clean_env),
+		cmocka_unit_test_setup_teardown(test_pci_compare_forms, clean_env, clean_env),
+		cmocka_unit_test_setup_teardown(test_open_close_hold, clean_env, clean_env),
+		cmocka_unit_test_setup_teardown(test_bad_inputs, clean_env, clean_env),
+		cmocka_unit_test_setup_teardown(test_bad_config_lists_nothing, clean_env, clean_env),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,441 @@
+/*
+ * Unit tests: doca_log sources, backends, per-backend and global level windows, SDK
+ * streams, the standard backend's stdout/stderr split, DOCA_LOG_LEVEL, record format,
+ * rate limiting and whole lines under concurrency.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <doca_log.h>
+
+#include "core/core_internal.h"
+
+DOCA_LOG_REGISTER(TEST::LOG);
+
+#define CAP_LINES 256
+struct capture {
+	char lines[CAP_LINES][512];
+	int n;
+};
+static struct capture app_cap, sdk_cap;
+static char app_buf[600], sdk_buf[600];
+
+static void app_flush(char *buf)
+{
+	if (app_cap.n < CAP_LINES)
+		snprintf(app_cap.lines[app_cap.n++], sizeof(app_cap.lines[0]), "%s", buf);
+}
+
+static void sdk_flush(char *buf)
+{
+	if (sdk_cap.n < CAP_LINES)
+		snprintf(sdk_cap.lines[sdk_cap.n++], sizeof(sdk_cap.lines[0]), "%s", buf);
+}
+
+static struct doca_log_backend *app_be, *sdk_be;
+
+static int setup(void **state)
+{
+	(void)state;
+	unsetenv("DOCA_LOG_LEVEL");
+	core_log_env_reset();
+	memset(&app_cap, 0, sizeof(app_cap));
+	memset(&sdk_cap, 0, sizeof(sdk_cap));
+	assert_int_equal(doca_log_backend_create_with_buf(app_buf, sizeof(app_buf), app_flush, &app_be), DOCA_SUCCESS);
+	assert_int_equal(doca_log_backend_create_with_buf_sdk(sdk_buf, sizeof(sdk_buf), sdk_flush, &sdk_be),
+			 DOCA_SUCCESS);
+	return 0;
+}
+
+static bool captured(const struct capture *c, const char *needle)
+{
+	for (int i = 0; i < c->n; i++)
+		if (strstr(c->lines[i], needle))
+			return true;
+	return false;
+}
+
+static void emit_all_levels(void)
+{
+	DOCA_LOG_CRIT("m-crit");
+	DOCA_LOG_ERR("m-err");
+	DOCA_LOG_WARN("m-warn");
+	DOCA_LOG_INFO("m-info");
+	DOCA_LOG_DBG("m-dbg");
+	DOCA_LOG(DOCA_LOG_LEVEL_TRACE, "m-trace");
+}
+
+static void test_default_window_is_crit_to_info(void **state)
+{
+	(void)state;
+	emit_all_levels();
+	assert_int_equal(app_cap.n, 4);
+	assert_true(captured(&app_cap, "m-crit") && captured(&app_cap, "m-info"));
+	assert_false(captured(&app_cap, "m-dbg") || captured(&app_cap, "m-trace"));
+	assert_int_equal(sdk_cap.n, 0); /* application records never reach SDK backends */
+}
+
+static void test_backend_lower_and_upper_limits(void **state)
+{
+	(void)state;
+	assert_int_equal(doca_log_backend_set_level_lower_limit(app_be, DOCA_LOG_LEVEL_TRACE), DOCA_SUCCESS);
+	assert_int_equal(doca_log_backend_set_level_upper_limit(app_be, DOCA_LOG_LEVEL_WARNING), DOCA_SUCCESS);
+	emit_all_levels();
+	assert_int_equal(app_cap.n, 4);
+	assert_false(captured(&app_cap, "m-crit") || captured(&app_cap, "m-err"));
+	assert_true(captured(&app_cap, "m-warn") && captured(&app_cap, "m-trace"));
+}
+
+static void test_disable_prints_nothing(void **state)
+{
+	(void)state;
+	assert_int_equal(doca_log_backend_set_level_lower_limit(app_be, DOCA_LOG_LEVEL_DISABLE), DOCA_SUCCESS);
+	emit_all_levels();
+	assert_int_equal(app_cap.n, 0);
+}
+
+static void test_global_limits_and_strict(void **state)
+{
+	struct doca_log_backend *second;
+	(void)state;
+
+	assert_int_equal(doca_log_backend_set_level_lower_limit_strict(app_be), DOCA_SUCCESS);
+	assert_int_equal(doca_log_level_set_global_lower_limit(DOCA_LOG_LEVEL_DEBUG), DOCA_SUCCESS);
+	assert_int_equal(doca_log_level_get_global_lower_limit(), DOCA_LOG_LEVEL_DEBUG);
+	emit_all_levels();
+	assert_false(captured(&app_cap, "m-dbg")); /* frozen at INFO */
+	/* A frozen side refuses direct changes too, and says why on the SDK stream. */
+	assert_int_equal(doca_log_backend_set_level_lower_limit(app_be, DOCA_LOG_LEVEL_TRACE), DOCA_ERROR_BAD_STATE);
+	assert_true(captured(&sdk_cap, "frozen"));
+	/* New backends take the global default. */
+	assert_int_equal(doca_log_backend_create_with_file(stdout, &second), DOCA_SUCCESS);
+	assert_int_equal(doca_log_level_set_global_upper_limit(DOCA_LOG_LEVEL_ERROR), DOCA_SUCCESS);
+	assert_int_equal(doca_log_level_get_global_upper_limit(), DOCA_LOG_LEVEL_ERROR);
+	app_cap.n = 0;
+	DOCA_LOG_CRIT("after-upper");
+	assert_false(captured(&app_cap, "after-upper"));
+}
+
+static void test_sdk_levels(void **state)
+{
+	(void)state;
+	CORE_LOG_DBG("sdk-dbg-hidden");
+	CORE_LOG_INFO("sdk-info");
+	assert_int_equal(sdk_cap.n, 1);
+	assert_int_equal(doca_log_backend_set_sdk_level(sdk_be, DOCA_LOG_LEVEL_TRACE), DOCA_SUCCESS);
+	assert_true(core_log_sdk_enabled(DOCA_LOG_LEVEL_TRACE));
+	CORE_LOG_TRC("sdk-trace");
+	assert_true(captured(&sdk_cap, "sdk-trace"));
+	/* The nvqual pattern: silence expected failures, then restore. */
+	assert_int_equal(doca_log_backend_set_sdk_level(sdk_be, DOCA_LOG_LEVEL_CRIT), DOCA_SUCCESS);
+	CORE_LOG_ERR("sdk-err-silenced");
+	assert_false(captured(&sdk_cap, "sdk-err-silenced"));
+	assert_int_equal(doca_log_level_set_global_sdk_limit(DOCA_LOG_LEVEL_WARNING), DOCA_SUCCESS);
+	assert_int_equal(doca_log_level_get_global_sdk_limit(), DOCA_LOG_LEVEL_WARNING);
+	CORE_LOG_WARN("sdk-warn");
+	CORE_LOG_INFO("sdk-info-hidden");
+	assert_true(captured(&sdk_cap, "sdk-warn"));
+	assert_false(captured(&sdk_cap, "sdk-info-hidden"));
+	assert_int_equal(app_cap.n, 0); /* SDK records never reach application backends */
+}
+
+static void test_bad_inputs(void **state)
+{
+	struct doca_log_backend *b;
+	int src;
+	(void)state;
+
+	assert_int_equal(doca_log_backend_set_level_lower_limit(NULL, DOCA_LOG_LEVEL_INFO), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_set_level_lower_limit(app_be, 55), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_set_level_upper_limit(app_be, 0), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_set_level_upper_limit((struct doca_log_backend *)&src, DOCA_LOG_LEVEL_INFO),
+			 DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_set_level_lower_limit(sdk_be, DOCA_LOG_LEVEL_INFO), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_set_sdk_level(app_be, DOCA_LOG_LEVEL_INFO), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_set_sdk_level(NULL, DOCA_LOG_LEVEL_INFO), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_set_sdk_level(sdk_be, 71), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_level_set_global_lower_limit(80), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_level_set_global_upper_limit(9), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_level_set_global_sdk_limit(5), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_level_get_global_lower_limit(), DOCA_LOG_LEVEL_INFO); /* state intact */
+	assert_int_equal(doca_log_backend_create_with_file(NULL, &b), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_create_with_file(stdout, NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_create_with_fd(-1, &b), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_create_with_buf(NULL, 10, app_flush, &b), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_create_with_buf(app_buf, 0, app_flush, &b), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_create_with_buf_sdk(app_buf, 10, NULL, &b), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_create_with_syslog(NULL, &b), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_register_source(NULL, &src), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_register_source("X", NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_unregister_source(-1), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log(DOCA_LOG_LEVEL_DISABLE, log_source, "f.c", 1, "f", "x"), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log(45, log_source, "f.c", 1, "f", "x"), DOCA_ERROR_INVALID_VALUE);
+	/* every refusal above that reached the SDK stream was one line that names the call */
+	for (int i = 0; i < sdk_cap.n; i++)
+		assert_non_null(strstr(sdk_cap.lines[i], "doca_log_"));
+	assert_true(sdk_cap.n >= 8);
+}
+
+static void test_sources(void **state)
+{
+	int a, b;
+	(void)state;
+
+	assert_int_equal(doca_log_register_source("ALPHA::ONE", &a), DOCA_SUCCESS);
+	assert_int_equal(doca_log_register_source("BETA", &b), DOCA_SUCCESS);
+	assert_int_not_equal(a, b);
+	doca_log(DOCA_LOG_LEVEL_ERROR, a, "/x/y/file.c", 42, "fn", "via %s", "alpha");
+	assert_true(captured(&app_cap, "[ALPHA::ONE][file.c:42][fn] via alpha"));
+	assert_int_equal(doca_log_unregister_source(a), DOCA_SUCCESS);
+	assert_int_equal(doca_log_unregister_source(a), DOCA_ERROR_NOT_FOUND);
+	assert_int_equal(doca_log_unregister_source(b), DOCA_SUCCESS);
+}
+
+static void test_record_format(void **state)
+{
+	regex_t re;
+	(void)state;
+
+	DOCA_LOG_WARN("format check %d\n", 7);
+	assert_int_equal(app_cap.n, 1);
+	assert_int_equal(regcomp(&re,
+				 "^\\[[0-9]{2}:[0-9]{2}:[0-9]{2}:[0-9]{6}\\]\\[[0-9]+\\]\\[DOCA\\]\\[WRN\\]\\[TEST::LOG\\]"
+				 "\\[test_log\\.c:[0-9]+\\]\\[test_record_format\\] format check 7$",
+				 REG_EXTENDED | REG_NOSUB),
+			 0);
+	assert_int_equal(regexec(&re, app_cap.lines[0], 0, NULL, 0), 0);
+	regfree(&re);
+}
+
+static void test_level_parse(void **state)
+{
+	static const struct {
+		const char *text;
+		uint32_t level;
+	} good[] = {
+		{"trace", 70}, {"TRACE", 70}, {"debug", 60}, {"dbg", 60},  {"info", 50},     {"warning", 40},
+		{"warn", 40},  {"error", 30}, {"err", 30},   {"crit", 20}, {"disable", 10}, {"10", 10},
+		{"50", 50},    {"70", 70},
+	};
+	static const char *const bad[] = {"", "loud", "55", "0", "80", "-10", "50x", "info ", "1e1"};
+	uint32_t level;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		assert_int_equal(core_log_level_parse(good[i].text, &level), DOCA_SUCCESS);
+		assert_int_equal(level, good[i].level);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(core_log_level_parse(bad[i], &level), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(core_log_level_parse(NULL, &level), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(core_log_level_parse("info", NULL), DOCA_ERROR_INVALID_VALUE);
+}
+
+/* Runs fn with fd (1 or 2) redirected to a temp file and returns what was written. */
+static char *capture_fd(int fd, void (*fn)(void))
+{
+	static char out[8192];
+	char path[] = "/tmp/flowdpa-logtest-XXXXXX";
+	int tmp = mkstemp(path);
+	int saved = dup(fd);
+	ssize_t n;
+
+	assert_true(tmp >= 0 && saved >= 0);
+	fflush(fd == 1 ? stdout : stderr);
+	dup2(tmp, fd);
+	fn();
+	fflush(fd == 1 ? stdout : stderr);
+	dup2(saved, fd);
+	close(saved);
+	lseek(tmp, 0, SEEK_SET);
+	n = read(tmp, out, sizeof(out) - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(tmp);
+	unlink(path);
+	return out;
+}
+
+static void env_trace_then_reset(void)
+{
+	setenv("DOCA_LOG_LEVEL", "trace", 1);
+	core_log_env_reset();
+}
+
+static void env_bad_then_reset(void)
+{
+	setenv("DOCA_LOG_LEVEL", "loud", 1);
+	core_log_env_reset();
+}
+
+static void test_env_level(void **state)
+{
+	struct doca_log_backend *b;
+	char *err;
+	(void)state;
+
+	capture_fd(2, env_trace_then_reset);
+	assert_int_equal(doca_log_level_get_global_lower_limit(), DOCA_LOG_LEVEL_TRACE);
+	assert_int_equal(doca_log_level_get_global_sdk_limit(), DOCA_LOG_LEVEL_TRACE);
+	memset(&sdk_cap, 0, sizeof(sdk_cap));
+	assert_int_equal(doca_log_backend_create_with_buf_sdk(sdk_buf, sizeof(sdk_buf), sdk_flush, &b), DOCA_SUCCESS);
+	CORE_LOG_TRC("visible under DOCA_LOG_LEVEL=trace");
+	assert_true(captured(&sdk_cap, "visible under"));
+	/* An explicit call made by the program later wins over the variable. */
+	assert_int_equal(doca_log_level_set_global_lower_limit(DOCA_LOG_LEVEL_ERROR), DOCA_SUCCESS);
+	assert_int_equal(doca_log_level_get_global_lower_limit(), DOCA_LOG_LEVEL_ERROR);
+
+	err = capture_fd(2, env_bad_then_reset);
+	assert_non_null(strstr(err, "DOCA_LOG_LEVEL=\"loud\" is not a log level"));
+	assert_non_null(strchr(err, '\n'));
+	assert_null(strchr(strchr(err, '\n') + 1, '\n')); /* exactly one line */
+	assert_int_equal(doca_log_level_get_global_lower_limit(), DOCA_LOG_LEVEL_INFO); /* defaults kept */
+	unsetenv("DOCA_LOG_LEVEL");
+}
+
+static void standard_and_log(void)
+{
+	core_log_env_reset();
+	assert_int_equal(doca_log_backend_create_standard(), DOCA_SUCCESS);
+	DOCA_LOG_INFO("to-stdout");
+	DOCA_LOG_ERR("to-stderr");
+	DOCA_LOG_DBG("nowhere");
+}
+
+static char stdout_text[8192];
+static void standard_capture_stdout(void)
+{
+	snprintf(stdout_text, sizeof(stdout_text), "%s", capture_fd(1, standard_and_log));
+}
+
+static void test_standard_backend_split(void **state)
+{
+	char *err;
+	(void)state;
+
+	err = capture_fd(2, standard_capture_stdout);
+	assert_non_null(strstr(stdout_text, "to-stdout"));
+	assert_null(strstr(stdout_text, "to-stderr"));
+	assert_non_null(strstr(err, "to-stderr"));
+	assert_null(strstr(err, "to-stdout"));
+	assert_null(strstr(stdout_text, "nowhere"));
+	assert_null(strstr(err, "nowhere"));
+}
+
+static void sdk_without_backend(void)
+{
+	core_log_env_reset(); /* no SDK backend at all */
+	CORE_LOG_ERR("library error with no sdk backend");
+	CORE_LOG_DBG("library debug hidden");
+}
+
+static void test_sdk_falls_back_to_stderr(void **state)
+{
+	char *err;
+	(void)state;
+
+	err = capture_fd(2, sdk_without_backend);
+	assert_non_null(strstr(err, "library error with no sdk backend"));
+	assert_null(strstr(err, "library debug hidden"));
+}
+
+static void test_fd_and_file_backends(void **state)
+{
+	char path[] = "/tmp/flowdpa-logfd-XXXXXX";
+	int fd = mkstemp(path);
+	struct doca_log_backend *b;
+	char text[1024] = {0};
+	(void)state;
+
+	assert_true(fd >= 0);
+	assert_int_equal(doca_log_backend_create_with_fd(fd, &b), DOCA_SUCCESS);
+	assert_int_equal(doca_log_backend_set_level_lower_limit(b, DOCA_LOG_LEVEL_DEBUG), DOCA_SUCCESS);
+	DOCA_LOG_DBG("fd-line");
+	lseek(fd, 0, SEEK_SET);
+	assert_true(read(fd, text, sizeof(text) - 1) > 0);
+	assert_non_null(strstr(text, "fd-line\n"));
+	close(fd);
+	unlink(path);
+}
+
+static void test_rate_limit(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 50; i++)
+		DOCA_LOG_RATE_LIMIT_ERR("flood %d", i);
+	assert_int_equal(app_cap.n, DOCA_LOG_RATE_LIMIT_BURST);
+	assert_true(captured(&app_cap, "flood 0"));
+	assert_false(captured(&app_cap, "flood 49"));
+	assert_int_equal(doca_log_rate_bucket_register(log_source, NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_rate_limit(DOCA_LOG_LEVEL_ERROR, log_source, "f", 1, "f", -1, "x"),
+			 DOCA_ERROR_INVALID_VALUE);
+}
+
+#define LOG_THREADS 8
+#define LOG_PER_THREAD 200
+static void *log_worker(void *arg)
+{
+	for (int i = 0; i < LOG_PER_THREAD; i++)
+		DOCA_LOG_INFO("worker %ld record %d end", (long)(intptr_t)arg, i);
+	return NULL;
+}
+
+static void test_concurrent_records_are_whole_lines(void **state)
+{
+	char path[] = "/tmp/flowdpa-logmt-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w+");
+	struct doca_log_backend *b;
+	pthread_t t[LOG_THREADS];
+	char line[1024];
+	int lines = 0;
+	(void)state;
+
+	assert_non_null(f);
+	assert_int_equal(doca_log_backend_create_with_file(f, &b), DOCA_SUCCESS);
+	for (long i = 0; i < LOG_THREADS; i++)
+		pthread_create(&t[i], NULL, log_worker, (void *)(intptr_t)i);
+	for (int i = 0; i < LOG_THREADS; i++)
+		pthread_join(t[i], NULL);
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		assert_non_null(strstr(line, "[DOCA][INF]"));
+		assert_non_null(strstr(line, " end\n"));
+		lines++;
+	}
+	assert_int_equal(lines, LOG_THREADS * LOG_PER_THREAD);
+	fclose(f);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_default_window_is_crit_to_info, setup),
+		cmocka_unit_test_setup(test_backend_lower_and_upper_limits, setup),
+		cmocka_unit_test_setup(test_disable_prints_nothing, setup),
+		cmocka_unit_test_setup(test_global_limits_and_strict, setup),
+		cmocka_unit_test_setup(test_sdk_levels, setup),
+		cmocka_unit_test_setup(test_bad_inputs, setup),
+		cmocka_unit_test_setup(test_sources, setup),
+		cmocka_unit_test_setup(test_record_format, setup),
+		cmocka_unit_test_setup(test_level_parse, setup),
+		cmocka_unit_test_setup(test_env_level, setup),
+		cmocka_unit_test_setup(test_standard_backend_split, setup),
+		cmocka_unit_test_setup(test_sdk_falls_back_to_stderr, setup),
+		cmocka_unit_test_setup(test_fd_and_file_backends, setup),
+		cmocka_unit_test_setup(test_rate_limit, setup),
+		cmocka_unit_test_setup(test_concurrent_records_are_whole_lines, setup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

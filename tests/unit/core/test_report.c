@@ -1,0 +1,109 @@
+/*
+ * Unit tests: FLOWDPA_REPORT collects named sections, keeps the final state of
+ * sections whose object went away, and writes valid JSON at exit.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sys/wait.h>
+
+#include "core/core_internal.h"
+#include "test_support.h"
+
+struct queue_stats {
+	uint64_t posted;
+	const char *name;
+};
+
+static void queue_section(struct core_json *j, void *arg)
+{
+	struct queue_stats *q = arg;
+
+	core_json_key(j, "queue");
+	core_json_str(j, q->name);
+	core_json_key(j, "posted");
+	core_json_u64(j, q->posted);
+}
+
+static void child_report(const char *path)
+{
+	static struct queue_stats live = {.posted = 1, .name = "live queue"};
+	struct queue_stats gone = {.posted = 40, .name = "destroyed queue"};
+	struct core_report_section *s;
+
+	test_clear_flowdpa_env();
+	setenv("FLOWDPA_REPORT", path, 1);
+	if (core_config_reload() != DOCA_SUCCESS || !core_report_enabled())
+		_exit(3);
+	core_report_register("queues_live", queue_section, &live);
+	s = core_report_register("queues_gone", queue_section, &gone);
+	gone.posted = 41;
+	core_report_unregister(s); /* captured now: the object is about to vanish */
+	memset(&gone, 0, sizeof(gone));
+	live.posted = 7; /* rendered at exit: shows the final value */
+	exit(0);
+}
+
+static void test_report_at_exit(void **state)
+{
+	const char *path = "report.json";
+	char cmd[1024];
+	char out[4096] = {0};
+	FILE *p;
+	int status;
+	pid_t pid;
+	(void)state;
+
+	unlink(path);
+	pid = fork();
+	if (pid == 0)
+		child_report(path);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	snprintf(cmd, sizeof(cmd), "\"%s\" \"%s\" report \"%s\" queues_live queues_gone", getenv("FLOWDPA_TEST_PYTHON"),
+		 getenv("FLOWDPA_TEST_CHECK_JSON"), path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_true(fread(out, 1, sizeof(out) - 1, p) > 0);
+	assert_int_equal(pclose(p), 0);
+	assert_non_null(strstr(out, "\"queue\": \"live queue\", \"posted\": 7"));
+	assert_non_null(strstr(out, "\"queue\": \"destroyed queue\", \"posted\": 41"));
+	assert_non_null(strstr(out, "\"live\": false"));
+}
+
+static void test_report_off(void **state)
+{
+	int x = 0;
+	(void)state;
+
+	test_clear_flowdpa_env();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	assert_false(core_report_enabled());
+	assert_null(core_report_register("s", queue_section, &x));
+	core_report_unregister(NULL);
+	assert_int_equal(core_report_write(), DOCA_SUCCESS);
+}
+
+static void test_report_bad_arguments(void **state)
+{
+	(void)state;
+	setenv("FLOWDPA_REPORT", "report_bad.json", 1);
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	assert_null(core_report_register(NULL, queue_section, NULL));
+	assert_null(core_report_register("x", NULL, NULL));
+	unsetenv("FLOWDPA_REPORT");
+	core_config_reload();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_at_exit),
+		cmocka_unit_test(test_report_off),
+		cmocka_unit_test(test_report_bad_arguments),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
