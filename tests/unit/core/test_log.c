@@ -176,6 +176,9 @@ static void test_bad_inputs(void **state)
 	assert_int_equal(doca_log_backend_create_with_buf(app_buf, 0, app_flush, &b), DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(doca_log_backend_create_with_buf_sdk(app_buf, 10, NULL, &b), DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(doca_log_backend_create_with_syslog(NULL, &b), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_create_with_syslog_sdk(NULL, &b), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_create_with_fd_sdk(-3, &b), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_log_backend_create_with_file_sdk(NULL, &b), DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(doca_log_register_source(NULL, &src), DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(doca_log_register_source("X", NULL), DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(doca_log_unregister_source(-1), DOCA_ERROR_INVALID_VALUE);
@@ -368,6 +371,20 @@ static void test_fd_and_file_backends(void **state)
 	unlink(path);
 }
 
+static void test_syslog_backends(void **state)
+{
+	struct doca_log_backend *b, *s;
+	(void)state;
+
+	assert_int_equal(doca_log_backend_create_with_syslog("flowdpa-test", &b), DOCA_SUCCESS);
+	assert_int_equal(doca_log_backend_create_with_syslog_sdk("flowdpa-test", &s), DOCA_SUCCESS);
+	assert_int_equal(doca_log_backend_set_level_lower_limit(b, DOCA_LOG_LEVEL_DISABLE), DOCA_SUCCESS);
+	assert_int_equal(doca_log_backend_set_sdk_level(s, DOCA_LOG_LEVEL_CRIT), DOCA_SUCCESS);
+	/* the buffer backends still receive while the syslog ones are quiet */
+	DOCA_LOG_ERR("beside syslog");
+	assert_true(captured(&app_cap, "beside syslog"));
+}
+
 static void test_rate_limit(void **state)
 {
 	(void)state;
@@ -434,6 +451,7 @@ int main(void)
 		cmocka_unit_test_setup(test_standard_backend_split, setup),
 		cmocka_unit_test_setup(test_sdk_falls_back_to_stderr, setup),
 		cmocka_unit_test_setup(test_fd_and_file_backends, setup),
+		cmocka_unit_test_setup(test_syslog_backends, setup),
 		cmocka_unit_test_setup(test_rate_limit, setup),
 		cmocka_unit_test_setup(test_concurrent_records_are_whole_lines, setup),
 	};
