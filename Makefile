@@ -8,7 +8,9 @@ MESON_OPTS ?=
 DEBIAN_PKGS := meson ninja-build pkg-config gcc clang binutils python3 libpcap-dev libcmocka-dev tshark
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build demo test test-sanitize bench install clean
+CLANG_BUILD ?= build-clang
+
+.PHONY: all deps build build-clang demo test test-sanitize bench install clean
 
 all: build
 
@@ -28,9 +30,14 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
+# The same tree with clang, warnings as errors: both compilers must stay clean.
+build-clang: deps
+	@[ -f $(CLANG_BUILD)/build.ninja ] || CC=clang meson setup $(CLANG_BUILD) $(MESON_OPTS)
+	ninja -C $(CLANG_BUILD)
+
 demo: build
 	@if [ -x $(BUILD)/samples/demo.sh ] || [ -f samples/demo.sh ]; then \
-		FLOWDPA_BUILD_DIR=$(BUILD) bash samples/demo.sh; \
+		BUILD_DIR=$(BUILD) bash samples/demo.sh; \
 	else \
 		echo "no demo yet: the samples are not written. Built everything; try: $(BUILD)/tools/doca_caps/doca_caps --list-devs"; \
 		$(BUILD)/tools/doca_caps/doca_caps --list-devs; \
@@ -41,7 +48,11 @@ test: build
 
 # The same suites under AddressSanitizer + UndefinedBehaviorSanitizer, in their own tree.
 test-sanitize: deps
-	@[ -f $(SAN_BUILD)/build.ninja ] || meson setup $(SAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false $(MESON_OPTS)
+	@if [ -f $(SAN_BUILD)/build.ninja ]; then \
+		meson configure $(SAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false; \
+	else \
+		meson setup $(SAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false $(MESON_OPTS); \
+	fi
 	ninja -C $(SAN_BUILD)
 	meson test -C $(SAN_BUILD) --print-errorlogs
 
@@ -53,4 +64,4 @@ install: build
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(SAN_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(CLANG_BUILD)

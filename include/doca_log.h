@@ -36,9 +36,10 @@ typedef void (*log_flush_callback)(char *buf);
 
 /*
  * Per-backend window for application messages: a message of level L reaches the
- * backend when upper_limit <= L <= lower_limit. INVALID_VALUE for a NULL backend, a
- * level outside CRIT..TRACE (DISABLE allowed as lower limit), an SDK backend, or a
- * window that would be empty; BAD_STATE when that side was frozen with *_strict.
+ * backend when upper_limit <= L <= lower_limit (a lower limit of DISABLE, or an upper
+ * limit above the lower one, prints nothing). INVALID_VALUE for a NULL or SDK backend
+ * or a level that is not one of enum doca_log_level; BAD_STATE when that side was
+ * frozen with *_strict.
  */
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_level_lower_limit(struct doca_log_backend *backend, uint32_t level);
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_level_upper_limit(struct doca_log_backend *backend,
@@ -89,7 +90,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *
  */
 #define DOCA_LOG_RATE_LIMIT_BURST 10
 #define DOCA_LOG_RATE_LIMIT_PERIOD_MS 1000
+/* Gives *bucket (which must hold -1) a bucket id, once; FULL when none is left. */
 DOCA_EXPERIMENTAL doca_error_t doca_log_rate_bucket_register(int source, int *bucket);
+/* Emits through bucket (-1: unlimited) when the level would print at all. */
 DOCA_EXPERIMENTAL doca_error_t doca_log_rate_limit(uint32_t level, int source, const char *fname, int line,
 						   const char *func, int bucket, const char *format, ...)
 	__attribute__((format(printf, 7, 8)));
@@ -109,14 +112,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_rate_limit(uint32_t level, int source, c
 	} while (0)
 #endif
 
-/* One bucket per call site, registered on first use. */
+/* One bucket per call site, registered on first use (atomically: call sites may be hot
+ * in many threads). A site that finds no free bucket logs without limit. */
 #define DOCA_LOG_RATE_LIMIT(level, format, ...) \
 	do { \
 		static int log_bucket = -1; \
-		if (log_bucket == -1) \
+		if (__atomic_load_n(&log_bucket, __ATOMIC_ACQUIRE) == -1) \
 			doca_log_rate_bucket_register(log_source, &log_bucket); \
-		doca_log_rate_limit(level, log_source, __FILE__, __LINE__, __func__, log_bucket, format, \
-				    ##__VA_ARGS__); \
+		doca_log_rate_limit(level, log_source, __FILE__, __LINE__, __func__, \
+				    __atomic_load_n(&log_bucket, __ATOMIC_ACQUIRE), format, ##__VA_ARGS__); \
 	} while (0)
 #define DOCA_LOG_RATE_LIMIT_CRIT(format, ...) DOCA_LOG_RATE_LIMIT(DOCA_LOG_LEVEL_CRIT, format, ##__VA_ARGS__)
 #define DOCA_LOG_RATE_LIMIT_ERR(format, ...) DOCA_LOG_RATE_LIMIT(DOCA_LOG_LEVEL_ERROR, format, ##__VA_ARGS__)

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,9 @@ extern char **environ;
 
 static pthread_mutex_t config_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct core_config config_current;
-static bool config_loaded;
+/* Published with release once config_current and config_status are final, so that
+ * readers (fault checks sit on DPA-side hot paths) take no lock. */
+static _Atomic bool config_loaded;
 static doca_error_t config_status = DOCA_SUCCESS;
 
 static const char *const model_names[] = {
@@ -104,7 +107,8 @@ static bool parse_double(const char *s, double min, double max, double *out)
 	char *end;
 	double v;
 
-	if (s == NULL || *s == '\0')
+	/* Plain decimal only: strtod would also take spaces, signs, hex and "inf". */
+	if (s == NULL || !(isdigit((unsigned char)s[0]) || s[0] == '.') || strpbrk(s, "xXpP") != NULL)
 		return false;
 	errno = 0;
 	v = strtod(s, &end);
@@ -167,7 +171,7 @@ doca_error_t core_config_parse_traffic_src(const char *value, struct core_traffi
 		return DOCA_ERROR_INVALID_VALUE;
 	*src = (struct core_traffic_src){.flows = 1, .pkts = 1000, .seed = 1, .loop = 1};
 	if (strlen(value) >= sizeof(buf))
-		return fail(err, errlen, "value is longer than %s characters", "600");
+		return fail(err, errlen, "value is longer than %s characters", "639");
 	strcpy(buf, value);
 
 	if (strncmp(buf, "pcap:", 5) == 0) {
@@ -284,15 +288,23 @@ static doca_error_t parse_path(const char *value, char *out, char *err, size_t e
 static bool port_key(const char *key, const char *suffix, uint32_t *port)
 {
 	const char *p = key + strlen("FLOWDPA_PORT");
-	char *end;
-	unsigned long n;
+	char digits[16];
+	size_t n;
+	uint64_t v;
 
-	if (strncmp(key, "FLOWDPA_PORT", strlen("FLOWDPA_PORT")) != 0 || !isdigit((unsigned char)*p))
+	if (strncmp(key, "FLOWDPA_PORT", strlen("FLOWDPA_PORT")) != 0)
 		return false;
-	n = strtoul(p, &end, 10);
-	if (strcmp(end, suffix) != 0)
+	n = strspn(p, "0123456789");
+	if (n == 0 || strcmp(p + n, suffix) != 0)
 		return false;
-	*port = (uint32_t)n;
+	/* Out-of-range ids still name a port key, so that the error says "out of range". */
+	if (n >= sizeof(digits)) {
+		*port = UINT32_MAX;
+		return true;
+	}
+	memcpy(digits, p, n);
+	digits[n] = '\0';
+	*port = parse_u64(digits, 0, UINT32_MAX, &v) ? (uint32_t)v : UINT32_MAX;
 	return true;
 }
 
@@ -402,16 +414,24 @@ static doca_error_t config_load_file(struct core_config *cfg, const char *path)
 		return DOCA_ERROR_BAD_CONFIG;
 	}
 	while (fgets(line, sizeof(line), f) != NULL) {
-		char *s = trim(line);
+		size_t len = strlen(line);
+		char *s;
 		char *eq;
 		char *key;
 		char *value;
 		doca_error_t rc;
 
 		lineno++;
+		snprintf(where, sizeof(where), "%s:%u: ", path, lineno);
+		/* A line cut by fgets would be read as two: refuse it instead. */
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n' && !feof(f)) {
+			report_error(where, "(line)", "...", "the line is too long (at most 767 characters)");
+			fclose(f);
+			return DOCA_ERROR_BAD_CONFIG;
+		}
+		s = trim(line);
 		if (*s == '\0' || *s == '#')
 			continue;
-		snprintf(where, sizeof(where), "%s:%u: ", path, lineno);
 		eq = strchr(s, '=');
 		if (eq == NULL) {
 			report_error(where, s, "", "a line must be KEY=VALUE (or a # comment)");
@@ -450,6 +470,7 @@ static doca_error_t config_load_env(struct core_config *cfg)
 			continue;
 		memcpy(key, *e, n);
 		key[n] = '\0';
+		/* FLOWDPA_TEST_* is reserved for test harnesses (docs/configuration.md). */
 		if (strcmp(key, "FLOWDPA_CONFIG") == 0 || strncmp(key, "FLOWDPA_TEST_", 13) == 0)
 			continue;
 		rc = config_apply(cfg, key, eq + 1, err, sizeof(err));
@@ -485,12 +506,14 @@ static void config_ensure_loaded(void)
 {
 	struct core_config cfg;
 
+	if (atomic_load_explicit(&config_loaded, memory_order_acquire))
+		return;
 	pthread_mutex_lock(&config_lock);
-	if (!config_loaded) {
+	if (!atomic_load_explicit(&config_loaded, memory_order_relaxed)) {
 		config_status = config_load(&cfg);
 		if (config_status == DOCA_SUCCESS)
 			config_current = cfg;
-		config_loaded = true;
+		atomic_store_explicit(&config_loaded, true, memory_order_release);
 	}
 	pthread_mutex_unlock(&config_lock);
 }
@@ -511,8 +534,9 @@ doca_error_t core_config_reload(void)
 {
 	const struct core_config *cfg;
 
+	/* Tests only: callers must not hold a core_config pointer across a reload. */
 	pthread_mutex_lock(&config_lock);
-	config_loaded = false;
+	atomic_store(&config_loaded, false);
 	memset(&config_current, 0, sizeof(config_current));
 	pthread_mutex_unlock(&config_lock);
 	cfg = core_config_get();

@@ -10,6 +10,7 @@
 #define FLOWDPA_CORE_H_
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -173,10 +174,10 @@ void core_dev_release(struct doca_dev *dev);
 /* ---------------------------------------------------------------- trace events */
 
 /* Set once at load when FLOWDPA_TRACE names a file; read on every traced path. */
-extern bool core_trace_active;
+extern _Atomic bool core_trace_active;
 static inline bool core_trace_enabled(void)
 {
-	return __builtin_expect(core_trace_active, 0);
+	return __builtin_expect(atomic_load_explicit(&core_trace_active, memory_order_relaxed), 0);
 }
 
 /* Microseconds on the trace clock (CLOCK_MONOTONIC). */
@@ -196,7 +197,8 @@ void core_trace_flush(void);
 /* ---------------------------------------------------------------- JSON writer */
 
 struct core_json;
-/* A writer that grows its own buffer; never fails half-way (out of memory is sticky). */
+/* A writer that grows its own buffer. Out of memory is sticky (core_json_text then
+ * returns NULL), and every call is a no-op on a NULL writer, so callers check once. */
 struct core_json *core_json_new(void);
 void core_json_free(struct core_json *j);
 void core_json_object_begin(struct core_json *j);
@@ -213,7 +215,8 @@ void core_json_bool(struct core_json *j, bool value);
 void core_json_raw(struct core_json *j, const char *json);
 /* The text so far; NULL after an allocation failure. */
 const char *core_json_text(const struct core_json *j);
-/* Escape one string (with quotes) into out; returns the length it needs. */
+/* Escape one string (with quotes) into out; returns the length the whole string needs.
+ * When it does not fit, out holds a shorter string that is still valid JSON. */
 size_t core_json_escape(const char *in, char *out, size_t outlen);
 
 /* ---------------------------------------------------------------- exit report */

@@ -59,6 +59,7 @@ static void caps_fill(struct core_dev_caps *c, uint32_t index, const struct core
 		c->dpa_max_queue_size = 1u << 15;
 	}
 	snprintf(c->pci_addr, sizeof(c->pci_addr), "0000:%02x:00.0", 3 + index);
+	/* core_device_describe spells the same name for the trace. */
 	snprintf(c->ibdev_name, sizeof(c->ibdev_name), "mlx5_%u", index);
 	snprintf(c->iface_name, sizeof(c->iface_name), "p%u", index);
 	/* Locally administered unicast MACs, unique per device. */
@@ -100,9 +101,13 @@ static bool devinfo_valid(const struct doca_devinfo *info)
 	       info->magic == DEVINFO_MAGIC;
 }
 
+/* Only a pointer to one of the registry's embedded handles is looked into. */
 static bool dev_valid(const struct doca_dev *dev)
 {
-	return dev != NULL && dev->magic == DEV_MAGIC && devinfo_valid(dev->info);
+	for (uint32_t i = 0; i < CORE_MAX_DEVICES; i++)
+		if (dev == &dev_registry[i].dev)
+			return dev->magic == DEV_MAGIC;
+	return false;
 }
 
 const struct core_dev_caps *core_devinfo_caps(const struct doca_devinfo *devinfo)
@@ -110,9 +115,31 @@ const struct core_dev_caps *core_devinfo_caps(const struct doca_devinfo *devinfo
 	return devinfo_valid(devinfo) ? &devinfo->caps : NULL;
 }
 
+/* The caps of an open device, checked under the lock so that a concurrent close is seen. */
+static const struct core_dev_caps *dev_caps_locked_check(const struct doca_dev *dev)
+{
+	const struct core_dev_caps *caps;
+
+	pthread_mutex_lock(&dev_lock);
+	caps = dev_valid(dev) ? &dev->info->caps : NULL;
+	pthread_mutex_unlock(&dev_lock);
+	return caps;
+}
+
 const struct core_dev_caps *core_dev_caps(const struct doca_dev *dev)
 {
-	return dev_valid(dev) ? &dev->info->caps : NULL;
+	return dev_caps_locked_check(dev);
+}
+
+void core_device_describe(uint32_t index, char *buf, size_t len)
+{
+	const struct core_config *cfg = core_config_get();
+
+	if (cfg == NULL || index >= cfg->nr_devices) {
+		snprintf(buf, len, "device %u", index);
+		return;
+	}
+	snprintf(buf, len, "device %u: %s mlx5_%u", index, core_device_model_name(cfg->devices[index].model), index);
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_list, uint32_t *nb_devs)
@@ -159,7 +186,7 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int 
 						       struct doca_devinfo_rep ***dev_list_rep, uint32_t *nb_devs_rep)
 {
 	(void)filter;
-	if (!dev_valid(dev) || dev_list_rep == NULL || nb_devs_rep == NULL) {
+	if (dev_caps_locked_check(dev) == NULL || dev_list_rep == NULL || nb_devs_rep == NULL) {
 		CORE_LOG_ERR("doca_devinfo_rep_create_list: dev must be an open device and the out pointers non-NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
@@ -170,8 +197,10 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int 
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_destroy_list(struct doca_devinfo_rep **dev_list_rep)
 {
-	if (dev_list_rep == NULL)
+	if (dev_list_rep == NULL) {
+		CORE_LOG_ERR("doca_devinfo_rep_destroy_list: dev_list_rep must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
+	}
 	free(dev_list_rep);
 	return DOCA_SUCCESS;
 }
@@ -228,6 +257,8 @@ doca_error_t core_dev_hold(struct doca_dev *dev)
 	else
 		rc = DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_unlock(&dev_lock);
+	if (rc != DOCA_SUCCESS)
+		CORE_LOG_ERR("not an open device (NULL, closed, or not a doca_dev): open it with doca_dev_open first");
 	return rc;
 }
 
@@ -241,7 +272,11 @@ void core_dev_release(struct doca_dev *dev)
 
 DOCA_EXPERIMENTAL doca_error_t doca_dev_accelerate_resource_reclaim(struct doca_dev *dev)
 {
-	return dev_valid(dev) ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
+	if (dev_caps_locked_check(dev) == NULL) {
+		CORE_LOG_ERR("doca_dev_accelerate_resource_reclaim: not an open device");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_dev_rep_open(struct doca_devinfo_rep *devinfo, struct doca_dev_rep **dev_rep)
@@ -255,12 +290,13 @@ DOCA_STABLE doca_error_t doca_dev_rep_open(struct doca_devinfo_rep *devinfo, str
 DOCA_STABLE doca_error_t doca_dev_rep_close(struct doca_dev_rep *dev)
 {
 	(void)dev;
+	CORE_LOG_ERR("doca_dev_rep_close: flowdpa devices have no representors");
 	return DOCA_ERROR_INVALID_VALUE;
 }
 
 DOCA_STABLE struct doca_devinfo *doca_dev_as_devinfo(const struct doca_dev *dev)
 {
-	return dev_valid(dev) ? dev->info : NULL;
+	return dev_caps_locked_check(dev) ? dev->info : NULL;
 }
 
 DOCA_STABLE struct doca_devinfo_rep *doca_dev_rep_as_devinfo(struct doca_dev_rep *dev_rep)
@@ -282,12 +318,18 @@ static const struct core_dev_caps *getter_caps(const struct doca_devinfo *devinf
 	return &devinfo->caps;
 }
 
+static bool size_at_least(uint32_t size, uint32_t min, const char *call)
+{
+	if (size >= min)
+		return true;
+	CORE_LOG_ERR("%s: buffer of %u bytes is too small; it needs %u", call, size, min);
+	return false;
+}
+
 static doca_error_t copy_name(const char *name, char *out, uint32_t size, uint32_t min, const char *call)
 {
-	if (size < min) {
-		CORE_LOG_ERR("%s: buffer of %u bytes is too small; it needs %u", call, size, min);
+	if (!size_at_least(size, min, call))
 		return DOCA_ERROR_INVALID_VALUE;
-	}
 	snprintf(out, size, "%s", name);
 	return DOCA_SUCCESS;
 }
@@ -302,7 +344,8 @@ DOCA_STABLE doca_error_t doca_devinfo_get_pci_addr_str(const struct doca_devinfo
 	return DOCA_SUCCESS;
 }
 
-/* Normalises "dddd:bb:dd.f" or "bb:dd.f" to lowercase "dddd:bb:dd.f"; false if malformed. */
+/* Normalises "dddd:bb:dd.f" or "bb:dd.f" to lowercase "dddd:bb:dd.f"; false if malformed
+ * (including a device above 0x1f or a function above 7, which PCI cannot address). */
 static bool pci_normalise(const char *in, char out[DOCA_DEVINFO_PCI_ADDR_SIZE])
 {
 	static const char shape[] = "hhhh:hh:hh.h";
@@ -321,7 +364,7 @@ static bool pci_normalise(const char *in, char out[DOCA_DEVINFO_PCI_ADDR_SIZE])
 		out[i] = (char)tolower((unsigned char)full[i]);
 	}
 	out[12] = '\0';
-	return true;
+	return strtoul(out + 8, NULL, 16) <= 0x1f && out[11] <= '7';
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinfo *devinfo, const char *pci_addr_str,
@@ -330,8 +373,12 @@ DOCA_STABLE doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinf
 	const struct core_dev_caps *c = getter_caps(devinfo, is_equal, __func__);
 	char norm[DOCA_DEVINFO_PCI_ADDR_SIZE];
 
-	if (c == NULL || pci_addr_str == NULL)
+	if (c == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
+	if (pci_addr_str == NULL) {
+		CORE_LOG_ERR("%s: pci_addr_str must not be NULL", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
 	if (!pci_normalise(pci_addr_str, norm)) {
 		CORE_LOG_ERR("%s: \"%s\" is not a PCI address (expected dddd:bb:dd.f or bb:dd.f)", __func__,
 			     pci_addr_str);
@@ -344,7 +391,7 @@ DOCA_STABLE doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinf
 DOCA_STABLE doca_error_t doca_devinfo_get_ipv4_addr(const struct doca_devinfo *devinfo, uint8_t *ipv4_addr,
 						     uint32_t size)
 {
-	if (getter_caps(devinfo, ipv4_addr, __func__) == NULL || size < DOCA_DEVINFO_IPV4_ADDR_SIZE)
+	if (getter_caps(devinfo, ipv4_addr, __func__) == NULL || !size_at_least(size, DOCA_DEVINFO_IPV4_ADDR_SIZE, __func__))
 		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_ERROR_NOT_FOUND; /* emulated ports have no IP address assigned */
 }
@@ -352,7 +399,7 @@ DOCA_STABLE doca_error_t doca_devinfo_get_ipv4_addr(const struct doca_devinfo *d
 DOCA_STABLE doca_error_t doca_devinfo_get_ipv6_addr(const struct doca_devinfo *devinfo, uint8_t *ipv6_addr,
 						     uint32_t size)
 {
-	if (getter_caps(devinfo, ipv6_addr, __func__) == NULL || size < DOCA_DEVINFO_IPV6_ADDR_SIZE)
+	if (getter_caps(devinfo, ipv6_addr, __func__) == NULL || !size_at_least(size, DOCA_DEVINFO_IPV6_ADDR_SIZE, __func__))
 		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_ERROR_NOT_FOUND;
 }
@@ -362,13 +409,8 @@ DOCA_STABLE doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *de
 {
 	const struct core_dev_caps *c = getter_caps(devinfo, mac_addr, __func__);
 
-	if (c == NULL)
+	if (c == NULL || !size_at_least(size, DOCA_DEVINFO_MAC_ADDR_SIZE, __func__))
 		return DOCA_ERROR_INVALID_VALUE;
-	if (size < DOCA_DEVINFO_MAC_ADDR_SIZE) {
-		CORE_LOG_ERR("%s: buffer of %u bytes is too small; it needs %d", __func__, size,
-			     DOCA_DEVINFO_MAC_ADDR_SIZE);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
 	memcpy(mac_addr, c->mac, DOCA_DEVINFO_MAC_ADDR_SIZE);
 	return DOCA_SUCCESS;
 }

@@ -7,6 +7,7 @@
 #include "core.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +51,7 @@ void core_json_free(struct core_json *j)
 
 static void json_append(struct core_json *j, const char *s, size_t n)
 {
-	if (j->oom)
+	if (j == NULL || j->oom)
 		return;
 	if (j->len + n + 1 > j->cap) {
 		size_t cap = j->cap;
@@ -88,6 +89,8 @@ static void json_printf(struct core_json *j, const char *fmt, ...)
 /* Separator before a value: none after a key, a comma after a sibling. */
 static void json_value_prefix(struct core_json *j)
 {
+	if (j == NULL)
+		return;
 	if (j->after_key)
 		j->after_key = false;
 	else if (j->need_comma[j->depth])
@@ -95,69 +98,86 @@ static void json_value_prefix(struct core_json *j)
 	j->need_comma[j->depth] = true;
 }
 
+/* The escaped form of one byte into seq; returns its length (1, 2 or 6). */
+static size_t json_escape_char(unsigned char c, char seq[6])
+{
+	static const char hex[] = "0123456789abcdef";
+
+	switch (c) {
+	case '"':
+	case '\\':
+		seq[0] = '\\';
+		seq[1] = (char)c;
+		return 2;
+	case '\n':
+		memcpy(seq, "\\n", 2);
+		return 2;
+	case '\t':
+		memcpy(seq, "\\t", 2);
+		return 2;
+	case '\r':
+		memcpy(seq, "\\r", 2);
+		return 2;
+	default:
+		if (c >= 0x20) {
+			seq[0] = (char)c;
+			return 1;
+		}
+		memcpy(seq, "\\u00", 4);
+		seq[4] = hex[c >> 4];
+		seq[5] = hex[c & 15];
+		return 6;
+	}
+}
+
+/*
+ * Writes whole escape sequences only, and always the closing quote, so that a string
+ * cut to fit outlen is still one valid JSON string. Returns the full length needed.
+ */
 size_t core_json_escape(const char *in, char *out, size_t outlen)
 {
-	size_t n = 0;
+	size_t need = 1;
+	size_t w = 0;
+	bool cut = outlen < 3;
+	char seq[6];
 
-#define JSON_PUT(c) \
-	do { \
-		if (n + 1 < outlen) \
-			out[n] = (c); \
-		n++; \
-	} while (0)
-	JSON_PUT('"');
+	if (!cut)
+		out[w++] = '"';
 	for (const unsigned char *p = (const unsigned char *)(in ? in : ""); *p; p++) {
-		switch (*p) {
-		case '"':
-		case '\\':
-			JSON_PUT('\\');
-			JSON_PUT((char)*p);
-			break;
-		case '\n':
-			JSON_PUT('\\');
-			JSON_PUT('n');
-			break;
-		case '\t':
-			JSON_PUT('\\');
-			JSON_PUT('t');
-			break;
-		case '\r':
-			JSON_PUT('\\');
-			JSON_PUT('r');
-			break;
-		default:
-			if (*p < 0x20) {
-				static const char hex[] = "0123456789abcdef";
+		size_t n = json_escape_char(*p, seq);
 
-				JSON_PUT('\\');
-				JSON_PUT('u');
-				JSON_PUT('0');
-				JSON_PUT('0');
-				JSON_PUT(hex[*p >> 4]);
-				JSON_PUT(hex[*p & 15]);
-			} else {
-				JSON_PUT((char)*p);
-			}
+		need += n;
+		if (!cut && w + n + 2 <= outlen) {
+			memcpy(out + w, seq, n);
+			w += n;
+		} else {
+			cut = true;
 		}
 	}
-	JSON_PUT('"');
-#undef JSON_PUT
-	if (outlen > 0)
-		out[n < outlen ? n : outlen - 1] = '\0';
-	return n;
+	need += 1;
+	if (outlen >= 3) {
+		out[w++] = '"';
+		out[w] = '\0';
+	} else if (outlen > 0) {
+		out[0] = '\0';
+	}
+	return need;
 }
 
 static void json_string(struct core_json *j, const char *s)
 {
 	char small[256];
-	size_t need = core_json_escape(s, small, sizeof(small));
+	char *big;
+	size_t need;
 
+	if (j == NULL)
+		return;
+	need = core_json_escape(s, small, sizeof(small));
 	if (need < sizeof(small)) {
 		json_append(j, small, need);
 		return;
 	}
-	char *big = malloc(need + 1);
-
+	big = malloc(need + 1);
 	if (big == NULL) {
 		j->oom = true;
 		return;
@@ -171,13 +191,13 @@ void core_json_object_begin(struct core_json *j)
 {
 	json_value_prefix(j);
 	json_append(j, "{", 1);
-	if (j->depth < JSON_MAX_DEPTH)
+	if (j != NULL && j->depth < JSON_MAX_DEPTH)
 		j->need_comma[++j->depth] = false;
 }
 
 void core_json_object_end(struct core_json *j)
 {
-	if (j->depth > 0)
+	if (j != NULL && j->depth > 0)
 		j->depth--;
 	json_append(j, "}", 1);
 }
@@ -186,13 +206,13 @@ void core_json_array_begin(struct core_json *j)
 {
 	json_value_prefix(j);
 	json_append(j, "[", 1);
-	if (j->depth < JSON_MAX_DEPTH)
+	if (j != NULL && j->depth < JSON_MAX_DEPTH)
 		j->need_comma[++j->depth] = false;
 }
 
 void core_json_array_end(struct core_json *j)
 {
-	if (j->depth > 0)
+	if (j != NULL && j->depth > 0)
 		j->depth--;
 	json_append(j, "]", 1);
 }
@@ -202,9 +222,8 @@ void core_json_key(struct core_json *j, const char *key)
 	json_value_prefix(j);
 	json_string(j, key);
 	json_append(j, ":", 1);
-	j->after_key = true;
-	/* The value that follows must not count as a second sibling. */
-	j->need_comma[j->depth] = true;
+	if (j != NULL)
+		j->after_key = true;
 }
 
 void core_json_str(struct core_json *j, const char *value)
@@ -229,7 +248,7 @@ void core_json_double(struct core_json *j, double value)
 {
 	json_value_prefix(j);
 	/* JSON has no NaN or infinity. */
-	if (value != value || value > 1e308 || value < -1e308)
+	if (!isfinite(value))
 		json_append(j, "null", 4);
 	else
 		json_printf(j, "%.17g", value);

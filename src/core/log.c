@@ -67,7 +67,8 @@ struct log_bucket {
 	uint64_t suppressed;
 };
 
-static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Recursive: a buffer backend's handler runs under it and may call back into the API. */
+static pthread_mutex_t log_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static struct doca_log_backend log_backends[LOG_MAX_BACKENDS];
 static uint32_t log_nr_backends;
 static char *log_sources[LOG_MAX_SOURCES];
@@ -158,8 +159,10 @@ doca_error_t core_log_level_parse(const char *text, uint32_t *level)
 			return DOCA_SUCCESS;
 		}
 	}
+	if (text[0] < '0' || text[0] > '9')
+		return DOCA_ERROR_INVALID_VALUE;
 	n = strtoul(text, &end, 10);
-	if (*end != '\0' || text[0] == '-' || n > UINT32_MAX || !level_is_valid((uint32_t)n))
+	if (*end != '\0' || n > UINT32_MAX || !level_is_valid((uint32_t)n))
 		return DOCA_ERROR_INVALID_VALUE;
 	*level = (uint32_t)n;
 	return DOCA_SUCCESS;
@@ -233,6 +236,13 @@ static void log_init_once(void)
 	pthread_once(&log_env_once, log_apply_env);
 }
 
+/* One line naming the call and the rule its arguments broke. */
+static doca_error_t bad_args(const char *call, const char *why)
+{
+	CORE_LOG_ERR("%s: %s", call, why);
+	return DOCA_ERROR_INVALID_VALUE;
+}
+
 /* ---------------------------------------------------------------- sources */
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_register_source(const char *source_name, int *source)
@@ -241,7 +251,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_register_source(const char *source_name,
 	char *copy;
 
 	if (source_name == NULL || source == NULL)
-		return DOCA_ERROR_INVALID_VALUE;
+		return bad_args(__func__, "source_name and source must not be NULL");
 	copy = strdup(source_name);
 	if (copy == NULL)
 		return DOCA_ERROR_NO_MEMORY;
@@ -255,8 +265,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_register_source(const char *source_name,
 		}
 	}
 	pthread_mutex_unlock(&log_lock);
-	if (rc != DOCA_SUCCESS)
+	if (rc != DOCA_SUCCESS) {
 		free(copy);
+		CORE_LOG_ERR("doca_log_register_source(\"%s\"): all %d source slots are in use", source_name,
+			     LOG_MAX_SOURCES);
+	}
 	return rc;
 }
 
@@ -265,40 +278,46 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_unregister_source(int source)
 	char *name = NULL;
 
 	if (source < 0 || source >= LOG_MAX_SOURCES)
-		return DOCA_ERROR_INVALID_VALUE;
+		return bad_args(__func__, "source is not a registered source id");
 	pthread_mutex_lock(&log_lock);
 	name = log_sources[source];
 	log_sources[source] = NULL;
 	pthread_mutex_unlock(&log_lock);
-	if (name == NULL)
+	if (name == NULL) {
+		CORE_LOG_ERR("doca_log_unregister_source(%d): no such source (never registered or already removed)",
+			     source);
 		return DOCA_ERROR_NOT_FOUND;
+	}
 	free(name);
 	return DOCA_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- backends */
 
-static doca_error_t backend_add(const struct doca_log_backend *tmpl, struct doca_log_backend **out)
+/* Adds n backends from tmpl[] all together, or none of them. */
+static doca_error_t backend_add(const struct doca_log_backend *tmpl, uint32_t n, struct doca_log_backend **out)
 {
-	struct doca_log_backend *b;
+	struct doca_log_backend *b = NULL;
 
 	log_init_once();
 	pthread_mutex_lock(&log_lock);
-	if (log_nr_backends == LOG_MAX_BACKENDS) {
+	if (log_nr_backends + n > LOG_MAX_BACKENDS) {
 		pthread_mutex_unlock(&log_lock);
 		CORE_LOG_ERR("cannot create log backend: all %d backend slots are in use", LOG_MAX_BACKENDS);
 		return DOCA_ERROR_FULL;
 	}
-	b = &log_backends[log_nr_backends++];
-	*b = *tmpl;
-	b->magic = LOG_BACKEND_MAGIC;
-	b->lower = global_lower;
-	b->upper = global_upper;
-	b->sdk_level = global_sdk;
-	if (b->cap_lower == 0)
-		b->cap_lower = DOCA_LOG_LEVEL_TRACE;
-	if (b->cap_upper == 0)
-		b->cap_upper = DOCA_LOG_LEVEL_CRIT;
+	for (uint32_t i = 0; i < n; i++) {
+		b = &log_backends[log_nr_backends++];
+		*b = tmpl[i];
+		b->magic = LOG_BACKEND_MAGIC;
+		b->lower = global_lower;
+		b->upper = global_upper;
+		b->sdk_level = global_sdk;
+		if (b->cap_lower == 0)
+			b->cap_lower = DOCA_LOG_LEVEL_TRACE;
+		if (b->cap_upper == 0)
+			b->cap_upper = DOCA_LOG_LEVEL_CRIT;
+	}
 	log_recompute_verbosity();
 	pthread_mutex_unlock(&log_lock);
 	if (out != NULL)
@@ -306,13 +325,15 @@ static doca_error_t backend_add(const struct doca_log_backend *tmpl, struct doca
 	return DOCA_SUCCESS;
 }
 
+
 static doca_error_t backend_create_file(FILE *fptr, bool sdk, struct doca_log_backend **backend)
 {
 	struct doca_log_backend t = {.sdk = sdk, .sink = LOG_SINK_FILE, .file = fptr};
 
 	if (fptr == NULL || backend == NULL)
-		return DOCA_ERROR_INVALID_VALUE;
-	return backend_add(&t, backend);
+		return bad_args(sdk ? "doca_log_backend_create_with_file_sdk" : "doca_log_backend_create_with_file",
+					"fptr and backend must not be NULL");
+	return backend_add(&t, 1, backend);
 }
 
 static doca_error_t backend_create_fd(int fd, bool sdk, struct doca_log_backend **backend)
@@ -320,8 +341,9 @@ static doca_error_t backend_create_fd(int fd, bool sdk, struct doca_log_backend 
 	struct doca_log_backend t = {.sdk = sdk, .sink = LOG_SINK_FD, .fd = fd};
 
 	if (fd < 0 || backend == NULL)
-		return DOCA_ERROR_INVALID_VALUE;
-	return backend_add(&t, backend);
+		return bad_args(sdk ? "doca_log_backend_create_with_fd_sdk" : "doca_log_backend_create_with_fd",
+					"fd must be an open descriptor and backend non-NULL");
+	return backend_add(&t, 1, backend);
 }
 
 static doca_error_t backend_create_buf(char *buf, size_t capacity, log_flush_callback handler, bool sdk,
@@ -331,8 +353,9 @@ static doca_error_t backend_create_buf(char *buf, size_t capacity, log_flush_cal
 		.sdk = sdk, .sink = LOG_SINK_BUF, .buf = buf, .capacity = capacity, .handler = handler};
 
 	if (buf == NULL || capacity == 0 || handler == NULL || backend == NULL)
-		return DOCA_ERROR_INVALID_VALUE;
-	return backend_add(&t, backend);
+		return bad_args(sdk ? "doca_log_backend_create_with_buf_sdk" : "doca_log_backend_create_with_buf",
+					"buf, handler and backend must not be NULL and capacity not 0");
+	return backend_add(&t, 1, backend);
 }
 
 static doca_error_t backend_create_syslog(const char *name, bool sdk, struct doca_log_backend **backend)
@@ -340,10 +363,12 @@ static doca_error_t backend_create_syslog(const char *name, bool sdk, struct doc
 	struct doca_log_backend t = {.sdk = sdk, .sink = LOG_SINK_SYSLOG};
 
 	if (name == NULL || backend == NULL)
-		return DOCA_ERROR_INVALID_VALUE;
+		return bad_args(sdk ? "doca_log_backend_create_with_syslog_sdk"
+					    : "doca_log_backend_create_with_syslog",
+					"name and backend must not be NULL");
 	/* syslog keeps the ident pointer: the caller's string must outlive the backend. */
 	openlog(name, LOG_PID, LOG_USER);
-	return backend_add(&t, backend);
+	return backend_add(&t, 1, backend);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_file(FILE *fptr, struct doca_log_backend **backend)
@@ -370,14 +395,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_syslog(const char *n
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_standard(void)
 {
-	struct doca_log_backend out = {.sink = LOG_SINK_FILE, .file = stdout, .cap_upper = DOCA_LOG_LEVEL_INFO};
-	struct doca_log_backend err = {.sink = LOG_SINK_FILE, .file = stderr, .cap_lower = DOCA_LOG_LEVEL_WARNING};
-	doca_error_t rc;
+	const struct doca_log_backend pair[2] = {
+		{.sink = LOG_SINK_FILE, .file = stdout, .cap_upper = DOCA_LOG_LEVEL_INFO},
+		{.sink = LOG_SINK_FILE, .file = stderr, .cap_lower = DOCA_LOG_LEVEL_WARNING},
+	};
 
-	rc = backend_add(&out, NULL);
-	if (rc != DOCA_SUCCESS)
-		return rc;
-	return backend_add(&err, NULL);
+	return backend_add(pair, 2, NULL);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_file_sdk(FILE *fptr, struct doca_log_backend **backend)
@@ -658,6 +681,16 @@ static void backend_write(struct doca_log_backend *b, uint32_t level, const char
 	}
 }
 
+/* Set while this thread writes a record: a buffer handler that logs again is dropped
+ * instead of deadlocking on log_lock. */
+static _Thread_local bool log_in_emit;
+
+static bool log_would_print(bool sdk, uint32_t level)
+{
+	log_init_once();
+	return level <= atomic_load_explicit(sdk ? &sdk_verbosity : &app_verbosity, memory_order_relaxed);
+}
+
 static doca_error_t log_emit(bool sdk, uint32_t level, int source, const char *fname, int line, const char *func,
 			     const char *format, va_list ap)
 {
@@ -667,12 +700,13 @@ static doca_error_t log_emit(bool sdk, uint32_t level, int source, const char *f
 
 	if (level < DOCA_LOG_LEVEL_CRIT || level > DOCA_LOG_LEVEL_TRACE || level % 10 != 0 || format == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
-	log_init_once();
-	if (level > atomic_load_explicit(sdk ? &sdk_verbosity : &app_verbosity, memory_order_relaxed))
+	if (!log_would_print(sdk, level) || log_in_emit)
 		return DOCA_SUCCESS;
-	len = log_format_record(rec, sizeof(rec), level, source, fname, line, func, format, ap);
 
 	pthread_mutex_lock(&log_lock);
+	log_in_emit = true;
+	/* Formatted under the lock: the source's name may be unregistered concurrently. */
+	len = log_format_record(rec, sizeof(rec), level, source, fname, line, func, format, ap);
 	for (uint32_t i = 0; i < log_nr_backends; i++) {
 		struct doca_log_backend *b = &log_backends[i];
 
@@ -682,6 +716,7 @@ static doca_error_t log_emit(bool sdk, uint32_t level, int source, const char *f
 	}
 	if (sdk && !any_sdk && level <= global_sdk)
 		fprintf(stderr, "%.*s\n", (int)len, rec);
+	log_in_emit = false;
 	pthread_mutex_unlock(&log_lock);
 	return DOCA_SUCCESS;
 }
@@ -695,6 +730,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *
 	va_start(ap, format);
 	rc = log_emit(false, level, source, fname, line, func, format, ap);
 	va_end(ap);
+	if (rc != DOCA_SUCCESS)
+		CORE_LOG_ERR("doca_log: level %u is not one of CRIT(20)..TRACE(70) in steps of 10, or format is NULL",
+			     level);
 	return rc;
 }
 
@@ -712,8 +750,7 @@ doca_error_t core_log_sdk(uint32_t level, int source, const char *fname, int lin
 
 bool core_log_sdk_enabled(uint32_t level)
 {
-	log_init_once();
-	return level <= atomic_load_explicit(&sdk_verbosity, memory_order_relaxed);
+	return log_would_print(true, level);
 }
 
 /* ---------------------------------------------------------------- rate limiting */
@@ -728,51 +765,64 @@ static uint64_t monotonic_ms(void)
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_rate_bucket_register(int source, int *bucket)
 {
-	doca_error_t rc = DOCA_ERROR_FULL;
+	doca_error_t rc = DOCA_SUCCESS;
 
 	if (bucket == NULL || source < 0 || source >= LOG_MAX_SOURCES)
-		return DOCA_ERROR_INVALID_VALUE;
+		return bad_args(__func__, "bucket must not be NULL and source must be a registered source id");
 	pthread_mutex_lock(&log_lock);
-	/* Two threads may race to register one call site; the later id wins, both work. */
-	if (log_nr_buckets < LOG_MAX_BUCKETS) {
-		log_buckets[log_nr_buckets] = (struct log_bucket){.source = source};
-		*bucket = (int)log_nr_buckets++;
-		rc = DOCA_SUCCESS;
+	/* Registration is once per call site even when several threads race to it. */
+	if (__atomic_load_n(bucket, __ATOMIC_ACQUIRE) == -1) {
+		if (log_nr_buckets < LOG_MAX_BUCKETS) {
+			log_buckets[log_nr_buckets] = (struct log_bucket){.source = source};
+			__atomic_store_n(bucket, (int)log_nr_buckets++, __ATOMIC_RELEASE);
+		} else {
+			rc = DOCA_ERROR_FULL;
+		}
 	}
 	pthread_mutex_unlock(&log_lock);
 	return rc;
 }
 
+/* Whether the bucket lets one more record through now; counts the ones it holds back. */
+static bool bucket_admit(int bucket, uint64_t *suppressed)
+{
+	uint64_t now = monotonic_ms();
+	bool pass = true;
+	struct log_bucket *b;
+
+	*suppressed = 0;
+	pthread_mutex_lock(&log_lock);
+	b = &log_buckets[bucket];
+	if (now - b->window_start_ms >= DOCA_LOG_RATE_LIMIT_PERIOD_MS) {
+		b->window_start_ms = now;
+		b->emitted = 0;
+	}
+	if (b->emitted >= DOCA_LOG_RATE_LIMIT_BURST) {
+		b->suppressed++;
+		pass = false;
+	} else {
+		b->emitted++;
+		*suppressed = b->suppressed;
+		b->suppressed = 0;
+	}
+	pthread_mutex_unlock(&log_lock);
+	return pass;
+}
+
 DOCA_EXPERIMENTAL doca_error_t doca_log_rate_limit(uint32_t level, int source, const char *fname, int line,
 						   const char *func, int bucket, const char *format, ...)
 {
-	uint64_t now = monotonic_ms();
 	uint64_t suppressed = 0;
-	bool pass = true;
 	char text[LOG_MSG_MAX];
 	va_list ap;
 
-	if (bucket < 0 || (uint32_t)bucket >= LOG_MAX_BUCKETS || format == NULL)
-		return DOCA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&log_lock);
-	if ((uint32_t)bucket < log_nr_buckets) {
-		struct log_bucket *b = &log_buckets[bucket];
-
-		if (now - b->window_start_ms >= DOCA_LOG_RATE_LIMIT_PERIOD_MS) {
-			b->window_start_ms = now;
-			b->emitted = 0;
-		}
-		if (b->emitted >= DOCA_LOG_RATE_LIMIT_BURST) {
-			b->suppressed++;
-			pass = false;
-		} else {
-			b->emitted++;
-			suppressed = b->suppressed;
-			b->suppressed = 0;
-		}
-	}
-	pthread_mutex_unlock(&log_lock);
-	if (!pass)
+	if (bucket < -1 || bucket >= (int)LOG_MAX_BUCKETS || format == NULL)
+		return bad_args(__func__, "bucket must come from doca_log_rate_bucket_register");
+	/* A record no backend prints must not spend the bucket's budget. */
+	if (!log_would_print(false, level))
+		return DOCA_SUCCESS;
+	/* -1: no bucket could be registered (all in use); such a site logs unlimited. */
+	if (bucket >= 0 && ((uint32_t)bucket >= log_nr_buckets || !bucket_admit(bucket, &suppressed)))
 		return DOCA_SUCCESS;
 	va_start(ap, format);
 	vsnprintf(text, sizeof(text), format, ap);

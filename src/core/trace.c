@@ -4,8 +4,10 @@
  *
  * Events are formatted into a process-wide buffer under a mutex and written out with
  * write(2) when it fills, at exit, and from crash signals. The signal path only reads
- * the committed length and calls write(), both async-signal-safe, so a crashing
- * program still leaves a loadable file with everything up to the crash. With the
+ * atomics and calls write(), both async-signal-safe: it writes the committed bytes not
+ * yet written (trace_written tracks a drain in progress), then the footer, once, so a
+ * crashing program still leaves a loadable file with everything up to the crash. A
+ * forked child stops tracing: the file belongs to the process that opened it. With the
  * variable unset, callers test core_trace_active and nothing else runs.
  */
 #include "core.h"
@@ -30,12 +32,14 @@
 static const char trace_header[] = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
 static const char trace_footer[] = "\n]}\n";
 
-bool core_trace_active;
+_Atomic bool core_trace_active;
 
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 static char trace_buf[TRACE_BUF_SIZE];
-static _Atomic size_t trace_len; /* bytes of trace_buf that hold whole events */
+static _Atomic size_t trace_len;     /* bytes of trace_buf that hold whole events */
+static _Atomic size_t trace_written; /* of those, bytes already in the file */
 static int trace_fd = -1;
+static pid_t trace_owner;
 static bool trace_first_event = true;
 static atomic_flag trace_finished = ATOMIC_FLAG_INIT;
 
@@ -63,20 +67,37 @@ static void write_all(int fd, const char *p, size_t n)
 	}
 }
 
+/* Writes trace_buf[trace_written, upto) and advances trace_written as bytes land. */
+static void write_pending(size_t upto)
+{
+	size_t done = atomic_load(&trace_written);
+
+	while (done < upto) {
+		ssize_t w = write(trace_fd, trace_buf + done, upto - done);
+
+		if (w <= 0)
+			return;
+		done += (size_t)w;
+		atomic_store(&trace_written, done);
+	}
+}
+
 /* Called with trace_lock held. */
 static void trace_drain_locked(void)
 {
-	size_t len = atomic_load(&trace_len);
-
-	if (trace_fd >= 0 && len > 0)
-		write_all(trace_fd, trace_buf, len);
+	if (trace_fd < 0)
+		return;
+	write_pending(atomic_load(&trace_len));
+	/* Empty the buffer length first: a crash between the two stores then writes nothing. */
 	atomic_store(&trace_len, 0);
+	atomic_store(&trace_written, 0);
 }
 
 static void trace_append(const char *event, size_t n)
 {
 	pthread_mutex_lock(&trace_lock);
-	if (trace_fd < 0) {
+	/* Inactive once finished (crash or exit): nothing may follow the footer. */
+	if (trace_fd < 0 || !atomic_load(&core_trace_active)) {
 		pthread_mutex_unlock(&trace_lock);
 		return;
 	}
@@ -100,43 +121,39 @@ static long trace_tid(void)
 	return (long)syscall(SYS_gettid);
 }
 
-void core_trace_complete(uint32_t pid, const char *cat, const char *name, uint64_t ts_us, uint64_t dur_us,
-			 const char *args_json)
+/* One event line; dur_us < 0 makes an instant event. */
+static void trace_event(uint32_t pid, const char *cat, const char *name, uint64_t ts_us, int64_t dur_us,
+			const char *args_json)
 {
 	char ev[TRACE_EVENT_MAX];
 	char qname[256];
 	char qcat[64];
+	char phase[48];
 	int n;
 
-	if (!core_trace_active)
-		return;
 	core_json_escape(name, qname, sizeof(qname));
 	core_json_escape(cat, qcat, sizeof(qcat));
-	n = snprintf(ev, sizeof(ev),
-		     "{\"name\":%s,\"cat\":%s,\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
-		     ",\"pid\":%u,\"tid\":%ld,\"args\":%s}",
-		     qname, qcat, ts_us, dur_us, pid, trace_tid(), args_json ? args_json : "{}");
+	if (dur_us < 0)
+		snprintf(phase, sizeof(phase), "\"ph\":\"i\",\"s\":\"t\"");
+	else
+		snprintf(phase, sizeof(phase), "\"ph\":\"X\",\"dur\":%" PRId64, dur_us);
+	n = snprintf(ev, sizeof(ev), "{\"name\":%s,\"cat\":%s,%s,\"ts\":%" PRIu64 ",\"pid\":%u,\"tid\":%ld,\"args\":%s}",
+		     qname, qcat, phase, ts_us, pid, trace_tid(), args_json ? args_json : "{}");
 	if (n > 0 && (size_t)n < sizeof(ev))
 		trace_append(ev, (size_t)n);
 }
 
+void core_trace_complete(uint32_t pid, const char *cat, const char *name, uint64_t ts_us, uint64_t dur_us,
+			 const char *args_json)
+{
+	if (core_trace_enabled())
+		trace_event(pid, cat, name, ts_us, dur_us > INT64_MAX ? INT64_MAX : (int64_t)dur_us, args_json);
+}
+
 void core_trace_instant(uint32_t pid, const char *cat, const char *name, const char *args_json)
 {
-	char ev[TRACE_EVENT_MAX];
-	char qname[256];
-	char qcat[64];
-	int n;
-
-	if (!core_trace_active)
-		return;
-	core_json_escape(name, qname, sizeof(qname));
-	core_json_escape(cat, qcat, sizeof(qcat));
-	n = snprintf(ev, sizeof(ev),
-		     "{\"name\":%s,\"cat\":%s,\"ph\":\"i\",\"s\":\"t\",\"ts\":%" PRIu64
-		     ",\"pid\":%u,\"tid\":%ld,\"args\":%s}",
-		     qname, qcat, core_trace_now_us(), pid, trace_tid(), args_json ? args_json : "{}");
-	if (n > 0 && (size_t)n < sizeof(ev))
-		trace_append(ev, (size_t)n);
+	if (core_trace_enabled())
+		trace_event(pid, cat, name, core_trace_now_us(), -1, args_json);
 }
 
 static void trace_metadata(const char *what, uint32_t pid, long tid, const char *value)
@@ -154,7 +171,7 @@ static void trace_metadata(const char *what, uint32_t pid, long tid, const char 
 
 void core_trace_thread_name(uint32_t pid, const char *name)
 {
-	if (core_trace_active)
+	if (core_trace_enabled())
 		trace_metadata("thread_name", pid, trace_tid(), name);
 }
 
@@ -165,23 +182,21 @@ void core_trace_flush(void)
 	pthread_mutex_unlock(&trace_lock);
 }
 
-/* Async-signal-safe: whatever is committed, then the footer, exactly once. */
+/* Async-signal-safe: what is committed and not yet written, then the footer, once.
+ * Only the process that opened the file writes to it. */
 static void trace_finish_unlocked(void)
 {
-	size_t len;
-
-	if (trace_fd < 0 || atomic_flag_test_and_set(&trace_finished))
+	if (trace_fd < 0 || getpid() != trace_owner || atomic_flag_test_and_set(&trace_finished))
 		return;
-	len = atomic_load(&trace_len);
-	write_all(trace_fd, trace_buf, len);
-	atomic_store(&trace_len, 0);
+	atomic_store(&core_trace_active, false);
+	write_pending(atomic_load(&trace_len));
 	write_all(trace_fd, trace_footer, sizeof(trace_footer) - 1);
 }
 
 static void trace_at_exit(void)
 {
 	pthread_mutex_lock(&trace_lock);
-	core_trace_active = false;
+	atomic_store(&core_trace_active, false);
 	trace_finish_unlocked();
 	if (trace_fd >= 0)
 		close(trace_fd);
@@ -241,10 +256,19 @@ static void trace_name_processes(void)
 
 	trace_metadata("process_name", 0, 0, "host program");
 	for (uint32_t i = 0; cfg != NULL && i < cfg->nr_devices; i++) {
-		snprintf(name, sizeof(name), "device %u: %s mlx5_%u", i, core_device_model_name(cfg->devices[i].model),
-			 i);
+		core_device_describe(i, name, sizeof(name));
 		trace_metadata("process_name", i + 1, 0, name);
 	}
+}
+
+/* The child of a fork must neither append to nor finish the parent's file. */
+static void trace_after_fork_child(void)
+{
+	atomic_store(&core_trace_active, false);
+	if (trace_fd >= 0)
+		close(trace_fd);
+	trace_fd = -1;
+	pthread_mutex_init(&trace_lock, NULL);
 }
 
 void core_trace_configure(const char *path)
@@ -263,16 +287,19 @@ void core_trace_configure(const char *path)
 	}
 	pthread_mutex_lock(&trace_lock);
 	trace_fd = fd;
+	trace_owner = getpid();
 	trace_first_event = true;
 	atomic_store(&trace_len, 0);
+	atomic_store(&trace_written, 0);
 	atomic_flag_clear(&trace_finished);
 	write_all(fd, trace_header, sizeof(trace_header) - 1);
-	core_trace_active = true;
+	atomic_store(&core_trace_active, true);
 	pthread_mutex_unlock(&trace_lock);
 	trace_name_processes();
 	trace_install_crash_handlers();
 	if (!atexit_done) {
 		atexit(trace_at_exit);
+		pthread_atfork(NULL, NULL, trace_after_fork_child);
 		atexit_done = true;
 	}
 }

@@ -11,14 +11,6 @@
 #include "core/core_internal.h"
 #include "test_support.h"
 
-static int clean_env(void **state)
-{
-	(void)state;
-	test_clear_flowdpa_env();
-	core_config_reload();
-	return 0;
-}
-
 static void reload_cb(void *rc)
 {
 	*(doca_error_t *)rc = core_config_reload();
@@ -121,6 +113,12 @@ static void test_bad_values_name_key_value_and_rule(void **state)
 		{"FLOWDPA_PORT0_RX", "gen:zipf=abc", "zipf=0..10"},
 		{"FLOWDPA_PORT0_RX", "pcap:", "needs a file name"},
 		{"FLOWDPA_PORT99_RX", "pcap:x", "0..15"},
+		{"FLOWDPA_PORT4294967296_RX", "pcap:x", "0..15"},
+		{"FLOWDPA_PORT99999999999999999999_TX", "pcap:x", "0..15"},
+		{"FLOWDPA_PORT0_RX", "gen:zipf= 1", "zipf=0..10"},
+		{"FLOWDPA_PORT0_RX", "gen:zipf=0x1p1", "zipf=0..10"},
+		{"FLOWDPA_PORT0_RX", "gen:zipf=inf", "zipf=0..10"},
+		{"FLOWDPA_DEVICES", "bf3,bf3,bf3,bf3,bf3,bf3,bf3,bf3,bf3", "more than 8"},
 		{"FLOWDPA_PORT0_TX", "gen:flows=1", "use pcap:FILE"},
 		{"FLOWDPA_TRACE", "", "empty path"},
 	};
@@ -191,13 +189,19 @@ static void test_config_file_errors(void **state)
 		{"FLOWDPA_DEVICES=bf3\nFLOWDPA_NIC_MODE=turbo\n", ":2: FLOWDPA_NIC_MODE=\"turbo\""},
 		{"FLOWDPA_NICMODE=sync\n", "unknown key"},
 		{"just words\n", "KEY=VALUE"},
+		{NULL, "too long"}, /* filled in below: a comment longer than a line may be */
 	};
 	doca_error_t rc;
 	const char *err;
 	(void)state;
 
+	static char long_line[1024];
+
+	/* fgets would split this and read "FLOWDPA_STRICT=1" as a line of its own */
+	memset(long_line, '#', 780);
+	strcpy(long_line + 780, "FLOWDPA_STRICT=1\n");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		const char *path = test_write_temp(bad[i].text);
+		const char *path = test_write_temp(bad[i].text ? bad[i].text : long_line);
 
 		setenv("FLOWDPA_CONFIG", path, 1);
 		err = reload(&rc);
@@ -240,13 +244,13 @@ static void test_traffic_parser_direct(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_defaults, clean_env, clean_env),
-		cmocka_unit_test_setup_teardown(test_every_key, clean_env, clean_env),
-		cmocka_unit_test_setup_teardown(test_bad_values_name_key_value_and_rule, clean_env, clean_env),
-		cmocka_unit_test_setup_teardown(test_unknown_env_key_warns_only, clean_env, clean_env),
-		cmocka_unit_test_setup_teardown(test_config_file_and_precedence, clean_env, clean_env),
-		cmocka_unit_test_setup_teardown(test_config_file_errors, clean_env, clean_env),
-		cmocka_unit_test_setup_teardown(test_traffic_parser_direct, clean_env, clean_env),
+		cmocka_unit_test_setup_teardown(test_defaults, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_every_key, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_bad_values_name_key_value_and_rule, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_unknown_env_key_warns_only, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_config_file_and_precedence, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_config_file_errors, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_traffic_parser_direct, test_clean_env, test_clean_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,14 +13,6 @@
 #include "core/core_internal.h"
 #include "test_support.h"
 
-static int clean_env(void **state)
-{
-	(void)state;
-	test_clear_flowdpa_env();
-	core_config_reload();
-	return 0;
-}
-
 static void test_default_bluefield3(void **state)
 {
 	struct doca_devinfo **list;
@@ -103,6 +95,7 @@ static void test_several_devices_from_file(void **state)
 	assert_int_equal(doca_devinfo_is_equal_pci_addr(list[2], "05:00.0", &eq), DOCA_SUCCESS);
 	assert_int_equal(eq, 1);
 	assert_int_equal(doca_devinfo_is_equal_pci_addr(list[2], "0000:05:00.0", &eq), DOCA_SUCCESS);
+	assert_int_equal(eq, 1);
 	assert_int_equal(doca_devinfo_is_equal_pci_addr(list[0], "0000:05:00.0", &eq), DOCA_SUCCESS);
 	assert_int_equal(eq, 0);
 	doca_devinfo_destroy_list(list);
@@ -114,7 +107,8 @@ static void test_pci_compare_forms(void **state)
 	struct doca_devinfo **list;
 	uint32_t n;
 	uint8_t eq = 9;
-	static const char *const bad[] = {"", "03:00", "0000:03:00:0", "0000-03-00.0", "zz:00.0", "0000:03:00.0x"};
+	static const char *const bad[] = {"",	      "03:00",	      "0000:03:00:0", "0000-03-00.0",
+					  "zz:00.0", "0000:03:00.0x", "03:20.0",      "03:00.8"};
 	(void)state;
 
 	setenv("FLOWDPA_DEVICES", "bf3,bf3,bf3,bf3,bf3,bf3,bf3,bf3", 1);
@@ -206,6 +200,19 @@ static void test_bad_inputs(void **state)
 	doca_devinfo_destroy_list(list);
 }
 
+static void test_too_many_devices(void **state)
+{
+	struct doca_devinfo **list = NULL;
+	uint32_t n;
+	(void)state;
+
+	setenv("FLOWDPA_DEVICES", "bf3,bf3,bf3,bf3,bf3,bf3,bf3,bf3,bf3", 1);
+	fflush(stderr);
+	assert_int_equal(core_config_reload(), DOCA_ERROR_BAD_CONFIG);
+	assert_int_equal(doca_devinfo_create_list(&list, &n), DOCA_ERROR_BAD_CONFIG);
+	assert_null(list);
+}
+
 static void test_bad_config_lists_nothing(void **state)
 {
 	struct doca_devinfo **list = NULL;
@@ -225,13 +232,14 @@ static void test_bad_config_lists_nothing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_default_bluefield3, clean_env, clean_env),
-		cmocka_unit_test_setup_teardown(test_each_model, clean_env, clean_env),
-		cmocka_unit_test_setup_teardown(test_several_devices_from_file, clean_env, clean_env),
-		cmocka_unit_test_setup_teardown(test_pci_compare_forms, clean_env, clean_env),
-		cmocka_unit_test_setup_teardown(test_open_close_hold, clean_env, clean_env),
-		cmocka_unit_test_setup_teardown(test_bad_inputs, clean_env, clean_env),
-		cmocka_unit_test_setup_teardown(test_bad_config_lists_nothing, clean_env, clean_env),
+		cmocka_unit_test_setup_teardown(test_default_bluefield3, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_each_model, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_several_devices_from_file, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_pci_compare_forms, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_open_close_hold, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_bad_inputs, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_too_many_devices, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_bad_config_lists_nothing, test_clean_env, test_clean_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,10 +41,29 @@ static void test_escape_truncates_safely(void **state)
 	char small[6];
 	(void)state;
 
+	char esc[8];
+
 	assert_int_equal(core_json_escape("abcdefgh", small, sizeof(small)), 10);
-	assert_int_equal(strlen(small), 5);
+	assert_string_equal(small, "\"abc\""); /* cut, but still a closed JSON string */
 	assert_int_equal(core_json_escape(NULL, small, sizeof(small)), 2);
 	assert_string_equal(small, "\"\"");
+	/* an escape sequence is never cut in half */
+	assert_int_equal(core_json_escape("ab\x01", esc, sizeof(esc)), 10);
+	assert_string_equal(esc, "\"ab\"");
+	assert_int_equal(core_json_escape("a\\", esc, 5), 5);
+	assert_string_equal(esc, "\"a\"");
+}
+
+static void test_null_writer_is_a_no_op(void **state)
+{
+	(void)state;
+	core_json_object_begin(NULL);
+	core_json_key(NULL, "k");
+	core_json_str(NULL, "v");
+	core_json_u64(NULL, 1);
+	core_json_raw(NULL, "{}");
+	core_json_object_end(NULL);
+	assert_null(core_json_text(NULL));
 }
 
 static void test_long_strings(void **state)
@@ -66,6 +85,7 @@ int main(void)
 		cmocka_unit_test(test_nesting_and_commas),
 		cmocka_unit_test(test_escape_truncates_safely),
 		cmocka_unit_test(test_long_strings),
+		cmocka_unit_test(test_null_writer_is_a_no_op),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include <doca_log.h>
 
 #include "core/core_internal.h"
+#include "test_support.h"
 
 DOCA_LOG_REGISTER(TEST::LOG);
 
@@ -118,13 +119,30 @@ static void test_global_limits_and_strict(void **state)
 	/* A frozen side refuses direct changes too, and says why on the SDK stream. */
 	assert_int_equal(doca_log_backend_set_level_lower_limit(app_be, DOCA_LOG_LEVEL_TRACE), DOCA_ERROR_BAD_STATE);
 	assert_true(captured(&sdk_cap, "frozen"));
-	/* New backends take the global default. */
-	assert_int_equal(doca_log_backend_create_with_file(stdout, &second), DOCA_SUCCESS);
+	/* A new backend takes the global default (DEBUG now) */
+	{
+		char path[] = "/tmp/flowdpa-second-XXXXXX";
+		int fd = mkstemp(path);
+		char text[2048] = {0};
+
+		assert_int_equal(doca_log_backend_create_with_fd(fd, &second), DOCA_SUCCESS);
+		DOCA_LOG_DBG("second-gets-debug");
+		lseek(fd, 0, SEEK_SET);
+		assert_true(read(fd, text, sizeof(text) - 1) > 0);
+		assert_non_null(strstr(text, "second-gets-debug"));
+		close(fd);
+		unlink(path);
+	}
+	/* Upper side: global move applies, a frozen upper side does not move. */
+	assert_int_equal(doca_log_backend_set_level_upper_limit_strict(second), DOCA_SUCCESS);
 	assert_int_equal(doca_log_level_set_global_upper_limit(DOCA_LOG_LEVEL_ERROR), DOCA_SUCCESS);
 	assert_int_equal(doca_log_level_get_global_upper_limit(), DOCA_LOG_LEVEL_ERROR);
+	assert_int_equal(doca_log_backend_set_level_upper_limit(second, DOCA_LOG_LEVEL_CRIT), DOCA_ERROR_BAD_STATE);
 	app_cap.n = 0;
-	DOCA_LOG_CRIT("after-upper");
-	assert_false(captured(&app_cap, "after-upper"));
+	DOCA_LOG_CRIT("crit-beyond-upper");
+	DOCA_LOG_ERR("err-after-upper");
+	assert_false(captured(&app_cap, "crit-beyond-upper"));
+	assert_true(captured(&app_cap, "err-after-upper"));
 }
 
 static void test_sdk_levels(void **state)
@@ -150,44 +168,71 @@ static void test_sdk_levels(void **state)
 	assert_int_equal(app_cap.n, 0); /* SDK records never reach application backends */
 }
 
+/* The call fails with the code and says so in exactly one SDK line naming the API. */
+#define EXPECT_ONE_LINE(call, code, name) \
+	do { \
+		sdk_cap.n = 0; \
+		assert_int_equal((call), (code)); \
+		assert_int_equal(sdk_cap.n, 1); \
+		assert_non_null(strstr(sdk_cap.lines[0], name)); \
+		assert_non_null(strstr(sdk_cap.lines[0], "[ERR]")); \
+	} while (0)
+
 static void test_bad_inputs(void **state)
 {
 	struct doca_log_backend *b;
 	int src;
 	(void)state;
 
-	assert_int_equal(doca_log_backend_set_level_lower_limit(NULL, DOCA_LOG_LEVEL_INFO), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_set_level_lower_limit(app_be, 55), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_set_level_upper_limit(app_be, 0), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_set_level_upper_limit((struct doca_log_backend *)&src, DOCA_LOG_LEVEL_INFO),
-			 DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_set_level_lower_limit(sdk_be, DOCA_LOG_LEVEL_INFO), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_set_sdk_level(app_be, DOCA_LOG_LEVEL_INFO), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_set_sdk_level(NULL, DOCA_LOG_LEVEL_INFO), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_set_sdk_level(sdk_be, 71), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_level_set_global_lower_limit(80), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_level_set_global_upper_limit(9), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_level_set_global_sdk_limit(5), DOCA_ERROR_INVALID_VALUE);
+	EXPECT_ONE_LINE(doca_log_backend_set_level_lower_limit(NULL, DOCA_LOG_LEVEL_INFO), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_set_level_lower_limit");
+	EXPECT_ONE_LINE(doca_log_backend_set_level_lower_limit(app_be, 55), DOCA_ERROR_INVALID_VALUE, "10..70");
+	EXPECT_ONE_LINE(doca_log_backend_set_level_upper_limit(app_be, 0), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_set_level_upper_limit");
+	EXPECT_ONE_LINE(doca_log_backend_set_level_upper_limit((struct doca_log_backend *)&src, DOCA_LOG_LEVEL_INFO),
+			DOCA_ERROR_INVALID_VALUE, "not a log backend");
+	EXPECT_ONE_LINE(doca_log_backend_set_level_lower_limit(sdk_be, DOCA_LOG_LEVEL_INFO), DOCA_ERROR_INVALID_VALUE,
+			"SDK backend");
+	EXPECT_ONE_LINE(doca_log_backend_set_sdk_level(app_be, DOCA_LOG_LEVEL_INFO), DOCA_ERROR_INVALID_VALUE,
+			"not an SDK backend");
+	EXPECT_ONE_LINE(doca_log_backend_set_sdk_level(NULL, DOCA_LOG_LEVEL_INFO), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_set_sdk_level");
+	EXPECT_ONE_LINE(doca_log_backend_set_sdk_level(sdk_be, 71), DOCA_ERROR_INVALID_VALUE, "10..70");
+	EXPECT_ONE_LINE(doca_log_level_set_global_lower_limit(80), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_level_set_global_lower_limit");
+	EXPECT_ONE_LINE(doca_log_level_set_global_upper_limit(9), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_level_set_global_upper_limit");
+	EXPECT_ONE_LINE(doca_log_level_set_global_sdk_limit(5), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_level_set_global_sdk_limit");
 	assert_int_equal(doca_log_level_get_global_lower_limit(), DOCA_LOG_LEVEL_INFO); /* state intact */
-	assert_int_equal(doca_log_backend_create_with_file(NULL, &b), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_create_with_file(stdout, NULL), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_create_with_fd(-1, &b), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_create_with_buf(NULL, 10, app_flush, &b), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_create_with_buf(app_buf, 0, app_flush, &b), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_create_with_buf_sdk(app_buf, 10, NULL, &b), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_create_with_syslog(NULL, &b), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_create_with_syslog_sdk(NULL, &b), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_create_with_fd_sdk(-3, &b), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_backend_create_with_file_sdk(NULL, &b), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_register_source(NULL, &src), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_register_source("X", NULL), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_unregister_source(-1), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log(DOCA_LOG_LEVEL_DISABLE, log_source, "f.c", 1, "f", "x"), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log(45, log_source, "f.c", 1, "f", "x"), DOCA_ERROR_INVALID_VALUE);
-	/* every refusal above that reached the SDK stream was one line that names the call */
-	for (int i = 0; i < sdk_cap.n; i++)
-		assert_non_null(strstr(sdk_cap.lines[i], "doca_log_"));
-	assert_true(sdk_cap.n >= 8);
+	assert_int_equal(doca_log_level_get_global_sdk_limit(), DOCA_LOG_LEVEL_INFO);
+	EXPECT_ONE_LINE(doca_log_backend_create_with_file(NULL, &b), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_create_with_file");
+	EXPECT_ONE_LINE(doca_log_backend_create_with_file(stdout, NULL), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_create_with_file");
+	EXPECT_ONE_LINE(doca_log_backend_create_with_fd(-1, &b), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_create_with_fd");
+	EXPECT_ONE_LINE(doca_log_backend_create_with_buf(NULL, 10, app_flush, &b), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_create_with_buf");
+	EXPECT_ONE_LINE(doca_log_backend_create_with_buf(app_buf, 0, app_flush, &b), DOCA_ERROR_INVALID_VALUE,
+			"capacity");
+	EXPECT_ONE_LINE(doca_log_backend_create_with_buf_sdk(app_buf, 10, NULL, &b), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_create_with_buf_sdk");
+	EXPECT_ONE_LINE(doca_log_backend_create_with_syslog(NULL, &b), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_create_with_syslog");
+	EXPECT_ONE_LINE(doca_log_backend_create_with_syslog_sdk(NULL, &b), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_create_with_syslog_sdk");
+	EXPECT_ONE_LINE(doca_log_backend_create_with_fd_sdk(-3, &b), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_create_with_fd_sdk");
+	EXPECT_ONE_LINE(doca_log_backend_create_with_file_sdk(NULL, &b), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_create_with_file_sdk");
+	EXPECT_ONE_LINE(doca_log_register_source(NULL, &src), DOCA_ERROR_INVALID_VALUE, "doca_log_register_source");
+	EXPECT_ONE_LINE(doca_log_register_source("X", NULL), DOCA_ERROR_INVALID_VALUE, "doca_log_register_source");
+	EXPECT_ONE_LINE(doca_log_unregister_source(-1), DOCA_ERROR_INVALID_VALUE, "doca_log_unregister_source");
+	EXPECT_ONE_LINE(doca_log(DOCA_LOG_LEVEL_DISABLE, log_source, "f.c", 1, "f", "x"), DOCA_ERROR_INVALID_VALUE,
+			"doca_log: level 10");
+	EXPECT_ONE_LINE(doca_log(45, log_source, "f.c", 1, "f", "x"), DOCA_ERROR_INVALID_VALUE, "doca_log: level 45");
+	assert_int_equal(app_cap.n, 0); /* nothing reached the application stream */
 }
 
 static void test_sources(void **state)
@@ -201,7 +246,10 @@ static void test_sources(void **state)
 	doca_log(DOCA_LOG_LEVEL_ERROR, a, "/x/y/file.c", 42, "fn", "via %s", "alpha");
 	assert_true(captured(&app_cap, "[ALPHA::ONE][file.c:42][fn] via alpha"));
 	assert_int_equal(doca_log_unregister_source(a), DOCA_SUCCESS);
-	assert_int_equal(doca_log_unregister_source(a), DOCA_ERROR_NOT_FOUND);
+	EXPECT_ONE_LINE(doca_log_unregister_source(a), DOCA_ERROR_NOT_FOUND, "no such source");
+	/* a record for a source that went away still prints, with "?" for its name */
+	doca_log(DOCA_LOG_LEVEL_ERROR, a, "g.c", 1, "g", "orphan");
+	assert_true(captured(&app_cap, "[?][g.c:1][g] orphan"));
 	assert_int_equal(doca_log_unregister_source(b), DOCA_SUCCESS);
 }
 
@@ -231,7 +279,7 @@ static void test_level_parse(void **state)
 		{"warn", 40},  {"error", 30}, {"err", 30},   {"crit", 20}, {"disable", 10}, {"10", 10},
 		{"50", 50},    {"70", 70},
 	};
-	static const char *const bad[] = {"", "loud", "55", "0", "80", "-10", "50x", "info ", "1e1"};
+	static const char *const bad[] = {"", "loud", "55", "0", "80", "-10", "50x", "info ", "1e1", " 50", "+50"};
 	uint32_t level;
 	(void)state;
 
@@ -245,38 +293,16 @@ static void test_level_parse(void **state)
 	assert_int_equal(core_log_level_parse("info", NULL), DOCA_ERROR_INVALID_VALUE);
 }
 
-/* Runs fn with fd (1 or 2) redirected to a temp file and returns what was written. */
-static char *capture_fd(int fd, void (*fn)(void))
+static void env_trace_then_reset(void *arg)
 {
-	static char out[8192];
-	char path[] = "/tmp/flowdpa-logtest-XXXXXX";
-	int tmp = mkstemp(path);
-	int saved = dup(fd);
-	ssize_t n;
-
-	assert_true(tmp >= 0 && saved >= 0);
-	fflush(fd == 1 ? stdout : stderr);
-	dup2(tmp, fd);
-	fn();
-	fflush(fd == 1 ? stdout : stderr);
-	dup2(saved, fd);
-	close(saved);
-	lseek(tmp, 0, SEEK_SET);
-	n = read(tmp, out, sizeof(out) - 1);
-	out[n > 0 ? n : 0] = '\0';
-	close(tmp);
-	unlink(path);
-	return out;
-}
-
-static void env_trace_then_reset(void)
-{
+	(void)arg;
 	setenv("DOCA_LOG_LEVEL", "trace", 1);
 	core_log_env_reset();
 }
 
-static void env_bad_then_reset(void)
+static void env_bad_then_reset(void *arg)
 {
+	(void)arg;
 	setenv("DOCA_LOG_LEVEL", "loud", 1);
 	core_log_env_reset();
 }
@@ -284,10 +310,10 @@ static void env_bad_then_reset(void)
 static void test_env_level(void **state)
 {
 	struct doca_log_backend *b;
-	char *err;
+	const char *err;
 	(void)state;
 
-	capture_fd(2, env_trace_then_reset);
+	test_capture_stderr(env_trace_then_reset, NULL);
 	assert_int_equal(doca_log_level_get_global_lower_limit(), DOCA_LOG_LEVEL_TRACE);
 	assert_int_equal(doca_log_level_get_global_sdk_limit(), DOCA_LOG_LEVEL_TRACE);
 	memset(&sdk_cap, 0, sizeof(sdk_cap));
@@ -298,7 +324,7 @@ static void test_env_level(void **state)
 	assert_int_equal(doca_log_level_set_global_lower_limit(DOCA_LOG_LEVEL_ERROR), DOCA_SUCCESS);
 	assert_int_equal(doca_log_level_get_global_lower_limit(), DOCA_LOG_LEVEL_ERROR);
 
-	err = capture_fd(2, env_bad_then_reset);
+	err = test_capture_stderr(env_bad_then_reset, NULL);
 	assert_non_null(strstr(err, "DOCA_LOG_LEVEL=\"loud\" is not a log level"));
 	assert_non_null(strchr(err, '\n'));
 	assert_null(strchr(strchr(err, '\n') + 1, '\n')); /* exactly one line */
@@ -306,37 +332,54 @@ static void test_env_level(void **state)
 	unsetenv("DOCA_LOG_LEVEL");
 }
 
-static void standard_and_log(void)
+static void standard_and_log(void *arg)
 {
+	(void)arg;
 	core_log_env_reset();
 	assert_int_equal(doca_log_backend_create_standard(), DOCA_SUCCESS);
 	DOCA_LOG_INFO("to-stdout");
 	DOCA_LOG_ERR("to-stderr");
 	DOCA_LOG_DBG("nowhere");
+	/* The split stays put when the global window moves: WARNING never goes to stdout,
+	 * DEBUG never to stderr. */
+	doca_log_level_set_global_lower_limit(DOCA_LOG_LEVEL_DEBUG);
+	DOCA_LOG_DBG("debug-to-stdout");
+	DOCA_LOG_WARN("warn-to-stderr");
+	doca_log_level_set_global_lower_limit(DOCA_LOG_LEVEL_ERROR);
+	DOCA_LOG_WARN("warn-now-hidden");
+	DOCA_LOG_ERR("err-still-shown");
 }
 
-static char stdout_text[8192];
-static void standard_capture_stdout(void)
+static char stdout_text[16384];
+static void standard_capture_stdout(void *arg)
 {
-	snprintf(stdout_text, sizeof(stdout_text), "%s", capture_fd(1, standard_and_log));
+	(void)arg;
+	snprintf(stdout_text, sizeof(stdout_text), "%s", test_capture_fd(1, standard_and_log, NULL));
 }
 
 static void test_standard_backend_split(void **state)
 {
-	char *err;
+	const char *err;
 	(void)state;
 
-	err = capture_fd(2, standard_capture_stdout);
+	err = test_capture_stderr(standard_capture_stdout, NULL);
 	assert_non_null(strstr(stdout_text, "to-stdout"));
 	assert_null(strstr(stdout_text, "to-stderr"));
 	assert_non_null(strstr(err, "to-stderr"));
 	assert_null(strstr(err, "to-stdout"));
 	assert_null(strstr(stdout_text, "nowhere"));
 	assert_null(strstr(err, "nowhere"));
+	assert_non_null(strstr(stdout_text, "debug-to-stdout"));
+	assert_null(strstr(err, "debug-to-stdout"));
+	assert_non_null(strstr(err, "warn-to-stderr"));
+	assert_null(strstr(stdout_text, "warn-to-stderr"));
+	assert_null(strstr(err, "warn-now-hidden"));
+	assert_non_null(strstr(err, "err-still-shown"));
 }
 
-static void sdk_without_backend(void)
+static void sdk_without_backend(void *arg)
 {
+	(void)arg;
 	core_log_env_reset(); /* no SDK backend at all */
 	CORE_LOG_ERR("library error with no sdk backend");
 	CORE_LOG_DBG("library debug hidden");
@@ -344,10 +387,10 @@ static void sdk_without_backend(void)
 
 static void test_sdk_falls_back_to_stderr(void **state)
 {
-	char *err;
+	const char *err;
 	(void)state;
 
-	err = capture_fd(2, sdk_without_backend);
+	err = test_capture_stderr(sdk_without_backend, NULL);
 	assert_non_null(strstr(err, "library error with no sdk backend"));
 	assert_null(strstr(err, "library debug hidden"));
 }
@@ -378,11 +421,16 @@ static void test_syslog_backends(void **state)
 
 	assert_int_equal(doca_log_backend_create_with_syslog("flowdpa-test", &b), DOCA_SUCCESS);
 	assert_int_equal(doca_log_backend_create_with_syslog_sdk("flowdpa-test", &s), DOCA_SUCCESS);
-	assert_int_equal(doca_log_backend_set_level_lower_limit(b, DOCA_LOG_LEVEL_DISABLE), DOCA_SUCCESS);
-	assert_int_equal(doca_log_backend_set_sdk_level(s, DOCA_LOG_LEVEL_CRIT), DOCA_SUCCESS);
-	/* the buffer backends still receive while the syslog ones are quiet */
+	assert_int_equal(doca_log_backend_set_level_lower_limit(b, DOCA_LOG_LEVEL_DEBUG), DOCA_SUCCESS);
+	assert_int_equal(doca_log_backend_set_sdk_level(s, DOCA_LOG_LEVEL_DEBUG), DOCA_SUCCESS);
+	/* Records go to syslog(3) (no daemon may listen here; it must not matter) and the
+	 * other backends still receive theirs. */
 	DOCA_LOG_ERR("beside syslog");
+	DOCA_LOG_DBG("debug to syslog only");
+	CORE_LOG_WARN("sdk beside syslog");
 	assert_true(captured(&app_cap, "beside syslog"));
+	assert_false(captured(&app_cap, "debug to syslog only"));
+	assert_true(captured(&sdk_cap, "sdk beside syslog"));
 }
 
 static void test_rate_limit(void **state)
@@ -393,9 +441,59 @@ static void test_rate_limit(void **state)
 	assert_int_equal(app_cap.n, DOCA_LOG_RATE_LIMIT_BURST);
 	assert_true(captured(&app_cap, "flood 0"));
 	assert_false(captured(&app_cap, "flood 49"));
-	assert_int_equal(doca_log_rate_bucket_register(log_source, NULL), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(doca_log_rate_limit(DOCA_LOG_LEVEL_ERROR, log_source, "f", 1, "f", -1, "x"),
-			 DOCA_ERROR_INVALID_VALUE);
+	for (int i = 0; i < 50; i++)
+		DOCA_LOG_RATE_LIMIT_DBG("filtered %d", i); /* below the window: spends no budget */
+	/* Another call site has its own bucket, untouched by the flood above. */
+	for (int i = 0; i < 2; i++)
+		DOCA_LOG_RATE_LIMIT_ERR("other site %d", i);
+	assert_int_equal(app_cap.n, DOCA_LOG_RATE_LIMIT_BURST + 2);
+	EXPECT_ONE_LINE(doca_log_rate_bucket_register(log_source, NULL), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_rate_bucket_register");
+	EXPECT_ONE_LINE(doca_log_rate_limit(DOCA_LOG_LEVEL_ERROR, log_source, "f", 1, "f", -2, "x"),
+			DOCA_ERROR_INVALID_VALUE, "doca_log_rate_limit");
+	/* -1 (no bucket could be had) logs without limit */
+	assert_int_equal(doca_log_rate_limit(DOCA_LOG_LEVEL_ERROR, log_source, "f", 1, "f", -1, "unlimited"),
+			 DOCA_SUCCESS);
+	assert_true(captured(&app_cap, "unlimited"));
+}
+
+static void rate_site(int i)
+{
+	DOCA_LOG_RATE_LIMIT_WARN("site record %d", i);
+}
+
+static void test_rate_limit_reports_suppressed(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 25; i++)
+		rate_site(i);
+	assert_int_equal(app_cap.n, DOCA_LOG_RATE_LIMIT_BURST);
+	usleep((DOCA_LOG_RATE_LIMIT_PERIOD_MS + 50) * 1000);
+	rate_site(99);
+	assert_true(captured(&app_cap, "site record 99 (15 similar records suppressed)"));
+}
+
+/* A buffer handler that calls back into DOCA (which logs) must not hang the program. */
+static int reentrant_calls;
+static void reentrant_flush(char *buf)
+{
+	(void)buf;
+	reentrant_calls++;
+	doca_log_backend_set_sdk_level(NULL, DOCA_LOG_LEVEL_INFO); /* fails and logs */
+}
+
+static void test_reentrant_handler(void **state)
+{
+	static char buf[512];
+	struct doca_log_backend *b;
+	(void)state;
+
+	assert_int_equal(doca_log_backend_create_with_buf(buf, sizeof(buf), reentrant_flush, &b), DOCA_SUCCESS);
+	DOCA_LOG_ERR("outer record");
+	assert_int_equal(reentrant_calls, 1);
+	assert_true(captured(&app_cap, "outer record"));
+	DOCA_LOG_ERR("next record works");
+	assert_true(captured(&app_cap, "next record works"));
 }
 
 #define LOG_THREADS 8
@@ -453,6 +551,8 @@ int main(void)
 		cmocka_unit_test_setup(test_fd_and_file_backends, setup),
 		cmocka_unit_test_setup(test_syslog_backends, setup),
 		cmocka_unit_test_setup(test_rate_limit, setup),
+		cmocka_unit_test_setup(test_rate_limit_reports_suppressed, setup),
+		cmocka_unit_test_setup(test_reentrant_handler, setup),
 		cmocka_unit_test_setup(test_concurrent_records_are_whole_lines, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,12 @@ static void queue_section(struct core_json *j, void *arg)
 	core_json_u64(j, q->posted);
 }
 
+static void queue_section_int(struct core_json *j, void *arg)
+{
+	core_json_key(j, "value");
+	core_json_i64(j, *(int *)arg);
+}
+
 static void child_report(const char *path)
 {
 	static struct queue_stats live = {.posted = 1, .name = "live queue"};
@@ -87,6 +93,43 @@ static void test_report_off(void **state)
 	assert_int_equal(core_report_write(), DOCA_SUCCESS);
 }
 
+static void report_to_unwritable(void *arg)
+{
+	*(doca_error_t *)arg = core_report_write();
+}
+
+static void test_report_unwritable_path(void **state)
+{
+	doca_error_t rc = DOCA_SUCCESS;
+	const char *err;
+	(void)state;
+
+	setenv("FLOWDPA_REPORT", "/nonexistent/dir/report.json", 1);
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	err = test_capture_stderr(report_to_unwritable, &rc);
+	assert_int_equal(rc, DOCA_ERROR_IO_FAILED);
+	assert_non_null(strstr(err, "cannot write the report"));
+	unsetenv("FLOWDPA_REPORT");
+	core_config_reload();
+}
+
+static void test_report_to_stderr(void **state)
+{
+	doca_error_t rc = DOCA_ERROR_UNKNOWN;
+	int x = 0;
+	const char *err;
+	(void)state;
+
+	setenv("FLOWDPA_REPORT", "-", 1);
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	assert_non_null(core_report_register("on_stderr", queue_section_int, &x));
+	err = test_capture_stderr(report_to_unwritable, &rc);
+	assert_int_equal(rc, DOCA_SUCCESS);
+	assert_non_null(strstr(err, "\"name\":\"on_stderr\",\"live\":true,\"data\":{\"value\":0}"));
+	unsetenv("FLOWDPA_REPORT");
+	core_config_reload();
+}
+
 static void test_report_bad_arguments(void **state)
 {
 	(void)state;
@@ -104,6 +147,8 @@ int main(void)
 		cmocka_unit_test(test_report_at_exit),
 		cmocka_unit_test(test_report_off),
 		cmocka_unit_test(test_report_bad_arguments),
+		cmocka_unit_test(test_report_unwritable_path),
+		cmocka_unit_test(test_report_to_stderr),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/core.h"
+
 extern char **environ;
 
 /* Unset every FLOWDPA_* setting (test harness variables excepted). */
@@ -32,27 +34,37 @@ static inline void test_clear_flowdpa_env(void)
 	}
 }
 
-/* Runs fn(arg) with stderr sent to a file; returns what it wrote (static buffer). */
-static inline const char *test_capture_stderr(void (*fn)(void *), void *arg)
+/* Runs fn(arg) with fd 1 or 2 sent to a file; returns what it wrote (static buffer,
+ * one per fd so that a capture of stdout may run inside a capture of stderr). */
+static inline const char *test_capture_fd(int fd, void (*fn)(void *), void *arg)
 {
-	static char out[16384];
-	char path[] = "/tmp/flowdpa-stderr-XXXXXX";
+	static char outs[3][16384];
+	char *out = outs[fd];
+	char path[] = "/tmp/flowdpa-capture-XXXXXX";
 	int tmp = mkstemp(path);
-	int saved = dup(2);
+	int saved = dup(fd);
+	FILE *stream = fd == 1 ? stdout : stderr;
 	ssize_t n;
 
-	fflush(stderr);
-	dup2(tmp, 2);
+	if (tmp < 0 || saved < 0)
+		abort();
+	fflush(stream);
+	dup2(tmp, fd);
 	fn(arg);
-	fflush(stderr);
-	dup2(saved, 2);
+	fflush(stream);
+	dup2(saved, fd);
 	close(saved);
 	lseek(tmp, 0, SEEK_SET);
-	n = read(tmp, out, sizeof(out) - 1);
+	n = read(tmp, out, sizeof(outs[0]) - 1);
 	out[n > 0 ? n : 0] = '\0';
 	close(tmp);
 	unlink(path);
 	return out;
+}
+
+static inline const char *test_capture_stderr(void (*fn)(void *), void *arg)
+{
+	return test_capture_fd(2, fn, arg);
 }
 
 /* Writes text to a fresh temp file and returns its path (static buffer). */
@@ -67,6 +79,15 @@ static inline const char *test_write_temp(const char *text)
 		abort();
 	close(fd);
 	return path;
+}
+
+/* cmocka setup/teardown: no FLOWDPA_* setting, configuration reloaded. */
+static inline int test_clean_env(void **state)
+{
+	(void)state;
+	test_clear_flowdpa_env();
+	core_config_reload();
+	return 0;
 }
 
 #endif

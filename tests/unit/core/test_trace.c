@@ -10,7 +10,6 @@
 
 #include <pthread.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "core/core_internal.h"
@@ -43,6 +42,27 @@ static void child_trace(const char *path, bool crash)
 	pthread_create(&t, NULL, traced_thread, NULL);
 	pthread_join(t, NULL);
 	core_trace_complete(0, "host", "name with \"quotes\" and \\", core_trace_now_us(), 5, NULL);
+	{
+		/* A name longer than the event buffer's name field is cut, the file stays JSON. */
+		char longname[400];
+
+		memset(longname, 'n', sizeof(longname) - 1);
+		longname[sizeof(longname) - 1] = '\0';
+		longname[100] = '"';
+		core_trace_complete(0, "host", longname, core_trace_now_us(), 1, NULL);
+	}
+	{
+		/* A forked child neither appends to nor finishes the parent's file. */
+		pid_t child;
+
+		core_trace_instant(0, "host", "before_fork", NULL);
+		child = fork();
+		if (child == 0) {
+			core_trace_instant(0, "host", "in_child", NULL);
+			exit(0);
+		}
+		waitpid(child, NULL, 0);
+	}
 	if (crash) {
 		core_trace_instant(0, "host", "before_crash", NULL);
 		raise(SIGSEGV);
@@ -60,6 +80,22 @@ static int run_child(const char *path, bool crash)
 		child_trace(path, crash);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	return status;
+}
+
+static int count_in_file(const char *path, const char *needle)
+{
+	static char text[1 << 20];
+	FILE *f = fopen(path, "r");
+	size_t n;
+	int count = 0;
+
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+		count++;
+	return count;
 }
 
 static void check(const char *path, const char *names)
@@ -80,7 +116,10 @@ static void test_trace_at_exit(void **state)
 	unlink(path);
 	status = run_child(path, false);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	check(path, "doca_flow_dpa_init kernel_run 'name with \"quotes\" and \\'");
+	check(path, "doca_flow_dpa_init kernel_run before_fork 'name with \"quotes\" and \\'");
+	assert_int_equal(count_in_file(path, "before_fork"), 1);
+	assert_int_equal(count_in_file(path, "in_child"), 0);
+	assert_int_equal(count_in_file(path, "\"kernel_run\""), 1000);
 }
 
 static void test_trace_survives_crash(void **state)
@@ -95,16 +134,41 @@ static void test_trace_survives_crash(void **state)
 	check(path, "before_crash");
 }
 
-static void test_unset_writes_nothing(void **state)
+/* Turning tracing off finishes the file; later events are no-ops. */
+static void test_unset_stops_tracing(void **state)
 {
-	struct stat st;
+	const char *path = "trace_unset.json";
 	(void)state;
 
 	test_clear_flowdpa_env();
+	setenv("FLOWDPA_TRACE", path, 1);
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	assert_true(core_trace_enabled());
+	core_trace_thread_name(0, "main");
+	core_trace_instant(0, "x", "while_on", NULL);
+	unsetenv("FLOWDPA_TRACE");
 	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 	assert_false(core_trace_enabled());
-	core_trace_instant(0, "x", "y", NULL); /* a no-op */
-	assert_int_equal(stat("trace_unset.json", &st), -1);
+	core_trace_instant(0, "x", "while_off", NULL);
+	check(path, "while_on");
+	assert_int_equal(count_in_file(path, "while_off"), 0);
+}
+
+/* Enough events to drain the 1 MiB buffer several times. */
+static void test_large_trace(void **state)
+{
+	const char *path = "trace_large.json";
+	(void)state;
+
+	test_clear_flowdpa_env();
+	setenv("FLOWDPA_TRACE", path, 1);
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	core_trace_thread_name(0, "main");
+	for (int i = 0; i < 40000; i++)
+		core_trace_complete(1, "nic", "packet_batch", core_trace_now_us(), 3, "{\"pkts\":32}");
+	unsetenv("FLOWDPA_TRACE");
+	core_config_reload();
+	check(path, "packet_batch");
 }
 
 static void test_unwritable_path(void **state)
@@ -123,7 +187,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trace_at_exit),
 		cmocka_unit_test(test_trace_survives_crash),
-		cmocka_unit_test(test_unset_writes_nothing),
+		cmocka_unit_test(test_unset_stops_tracing),
+		cmocka_unit_test(test_large_trace),
 		cmocka_unit_test(test_unwritable_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
