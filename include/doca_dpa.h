@@ -1,9 +1,10 @@
 /*
  * doca_dpa.h - the host side of DOCA DPA: a DPA context on a device, the application
  * image built by dpacc, kernel launches with sync events, RPCs, the device heap and the
- * topology queries. Names, argument order and enum values are DOCA 3.0's; the subset is
- * the one listed in flowdpa's API-DPA.md (DPA thread objects, completions, hash tables
- * and extended contexts are not declared yet).
+ * topology queries, DPA thread objects with notification completions and EU affinities.
+ * Names, argument order and enum values are DOCA 3.0's; the subset is the one listed in
+ * flowdpa's API-DPA.md (completion contexts, async ops, thread groups and hash tables
+ * are not declared yet).
  *
  * flowdpa extensions, not in DOCA:
  *  - doca_dpa_get_flexio_process() (the DPA process a doca_dpa owns, for
@@ -45,6 +46,9 @@ struct doca_dpa;
 struct doca_buf;
 /* An application image: produced by dpacc, named by its --app-name option. */
 struct doca_dpa_app;
+struct doca_dpa_eu_affinity;
+struct doca_dpa_thread;
+struct doca_dpa_notification_completion;
 /* flowdpa extension: the DPA process a doca_dpa owns. */
 struct flexio_process;
 
@@ -91,8 +95,9 @@ doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa);
 
 /*
  * Destroy a context in any state; stops it first (kernels still running get a bounded
- * wait, then are abandoned with a log line). IN_USE while a sync event or the DPA
- * provider still uses the context; the context is then left intact.
+ * wait, then are abandoned with a log line). IN_USE while a sync event, a DPA thread,
+ * notification completion or EU affinity, an extended context or the DPA provider still
+ * uses the context; the context is then left intact.
  */
 DOCA_EXPERIMENTAL
 doca_error_t doca_dpa_destroy(struct doca_dpa *dpa);
@@ -103,10 +108,22 @@ doca_error_t doca_dpa_start(struct doca_dpa *dpa);
 
 /*
  * Stop a started context: BAD_STATE when not started, IN_USE while kernels are pending
- * or running. Device memory is kept; the context may be started again.
+ * or running or DPA thread objects or extended contexts exist, NOT_PERMITTED on an
+ * extended context. Device memory is kept; the context may be started again.
  */
 DOCA_EXPERIMENTAL
 doca_error_t doca_dpa_stop(struct doca_dpa *dpa);
+
+/*
+ * Extend a started context to another device with a DPA: the result is started, shares
+ * the app, the device heap and the DPA threads of dpa (launches, RPCs and memory calls
+ * on it act on dpa), and has its own handle for doca_dpa_dev_device_set. BAD_STATE when
+ * dpa is not started or is itself extended; NOT_SUPPORTED for a device without a DPA;
+ * FULL beyond 16 extensions. Destroy it before dpa (IN_USE otherwise); log level, log
+ * file and stop are NOT_PERMITTED on it.
+ */
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_device_extend(struct doca_dpa *dpa, struct doca_dev *other_dev, struct doca_dpa **extended_dpa);
 
 /* The nonzero handle device code passes to doca_dpa_dev_device_set; BAD_STATE before start. */
 DOCA_EXPERIMENTAL
@@ -230,6 +247,92 @@ DOCA_EXPERIMENTAL
 doca_error_t doca_dpa_d2h_memcpy(struct doca_dpa *dpa, void *dst_ptr, doca_dpa_dev_uintptr_t src_ptr, size_t size);
 DOCA_EXPERIMENTAL
 doca_error_t doca_dpa_memset(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dev_ptr, int value, size_t size);
+
+/* ------------------------------------------------------------ EU affinity */
+
+/* An EU choice for DPA threads (none set: any EU). INVALID_VALUE for NULL; NO_MEMORY. */
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_eu_affinity_create(struct doca_dpa *dpa, struct doca_dpa_eu_affinity **affinity);
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_eu_affinity_destroy(struct doca_dpa_eu_affinity *affinity);
+/* Choose EU eu_id, 0..doca_dpa_get_total_num_eus_available-1 (INVALID_VALUE otherwise). */
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_eu_affinity_set(struct doca_dpa_eu_affinity *affinity, unsigned int eu_id);
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_eu_affinity_clear(struct doca_dpa_eu_affinity *affinity);
+/* The EU set; NOT_FOUND when none is. */
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_eu_affinity_get(struct doca_dpa_eu_affinity *affinity, unsigned int *eu_id);
+
+/* ------------------------------------------------------------ DPA threads */
+
+/*
+ * A DPA thread runs func(arg) once per trigger (a doca_dpa_dev_thread_notify on its
+ * notification completion) after doca_dpa_thread_run, on a host thread of its own.
+ * Order: create -> set_func_arg / set_local_storage / set_affinity (BAD_STATE once
+ * started) -> start (BAD_STATE without func) -> notification completion -> run.
+ * func is a kernel of the context's app taking one uint64_t (given arg) or nothing.
+ * The thread holds the context (doca_dpa_destroy and _stop return IN_USE until the
+ * thread is destroyed); it may be destroyed in any state. Stop and destroy wait up to
+ * 2 s for a run in progress to end (a run ends early at its next device wait or yield)
+ * and return TIME_OUT, leaving the thread intact, if it does not.
+ */
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_thread_create(struct doca_dpa *dpa, struct doca_dpa_thread **dpa_thread);
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *dpa_thread);
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_thread_set_func_arg(struct doca_dpa_thread *dpa_thread, doca_dpa_func_t *func, uint64_t arg);
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_thread_get_func_arg(struct doca_dpa_thread *dpa_thread, doca_dpa_func_t **func, uint64_t *arg);
+/* The value doca_dpa_dev_thread_get_local_storage returns in the thread's runs. */
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_thread_set_local_storage(struct doca_dpa_thread *dpa_thread, doca_dpa_dev_uintptr_t dev_ptr);
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_thread_get_local_storage(struct doca_dpa_thread *dpa_thread, doca_dpa_dev_uintptr_t *dev_ptr);
+/* Copies the affinity's EU (the affinity object may be reused or destroyed after). */
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_thread_set_affinity(struct doca_dpa_thread *dpa_thread,
+					  const struct doca_dpa_eu_affinity *affinity);
+/* An affinity object owned by the thread describing its EU (NOT_FOUND when none was set). */
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_thread_get_affinity(struct doca_dpa_thread *dpa_thread,
+					  const struct doca_dpa_eu_affinity **affinity);
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa_thread);
+/* Stop a started thread (waits for a run in progress); it may be configured again. */
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_thread_stop(struct doca_dpa_thread *dpa_thread);
+/* Make a started thread runnable: from now on each trigger causes one run. */
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_thread_run(struct doca_dpa_thread *dpa_thread);
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_thread_get_id(struct doca_dpa_thread *dpa_thread, uint32_t *dpa_thread_id);
+
+/* ------------------------------------------------------------ notification completions */
+
+/*
+ * A notification completion attached to a DPA thread: device code passes its handle to
+ * doca_dpa_dev_thread_notify to trigger one run of the thread. One per thread.
+ * create needs a thread of the same context (BAD_STATE if it already has one); start
+ * needs the thread started; the handle needs the completion started.
+ */
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_notification_completion_create(struct doca_dpa *dpa, struct doca_dpa_thread *dpa_thread,
+						     struct doca_dpa_notification_completion **notify_comp);
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_notification_completion_destroy(struct doca_dpa_notification_completion *notify_comp);
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_notification_completion_get_thread(struct doca_dpa_notification_completion *notify_comp,
+							 struct doca_dpa_thread **dpa_thread);
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_notification_completion_start(struct doca_dpa_notification_completion *notify_comp);
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_notification_completion_stop(struct doca_dpa_notification_completion *notify_comp);
+/* Nonzero, stable handle for doca_dpa_dev_thread_notify; BAD_STATE before start. */
+DOCA_EXPERIMENTAL
+doca_error_t doca_dpa_notification_completion_get_dpa_handle(struct doca_dpa_notification_completion *notify_comp,
+							     doca_dpa_dev_notification_completion_t *handle);
 
 /* ------------------------------------------------------------ flowdpa extension */
 

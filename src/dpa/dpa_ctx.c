@@ -1,0 +1,613 @@
+/*
+ * dpa_ctx.c - the doca_dpa context: create on a device with a DPA, load the dpacc app
+ * image (refusing images of another dpacc version), start/stop, device log settings,
+ * topology queries, handles, the owned DPA process (struct flexio_process) and the
+ * process API of dpa.h, and the context's section of the exit report.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dpa/dpa_internal.h"
+
+DOCA_LOG_REGISTER(DPA::CTX);
+
+static atomic_uint dpa_next_id;
+
+/* Kernel run time reported by doca_dpa_get_kernel_max_run_time: 60 s in microseconds. */
+#define DPA_KERNEL_MAX_RUN_TIME 60000000ull
+/* How long destroy waits for kernels still running before abandoning them. */
+#define DPA_DESTROY_WAIT_MS 2000u
+
+#define CHECK_DPA(dpa)                                                                                     \
+	do {                                                                                               \
+		if (!dpa_valid(dpa)) {                                                                     \
+			CORE_LOG_ERR("%s: dpa is %s", __func__, (dpa) == NULL ? "NULL" : "not a doca_dpa"); \
+			return DOCA_ERROR_INVALID_VALUE;                                                   \
+		}                                                                                          \
+	} while (0)
+
+#define CHECK_OUT(ptr)                                                              \
+	do {                                                                        \
+		if ((ptr) == NULL) {                                                \
+			CORE_LOG_ERR("%s: %s is NULL", __func__, #ptr);             \
+			return DOCA_ERROR_INVALID_VALUE;                            \
+		}                                                                   \
+	} while (0)
+
+/* ------------------------------------------------------------ report */
+
+static void dpa_report(struct core_json *j, void *arg)
+{
+	struct doca_dpa *dpa = arg;
+
+	core_json_key(j, "id");
+	core_json_u64(j, dpa->id);
+	core_json_key(j, "app");
+	core_json_str(j, dpa->app ? dpa->app->app_name : "");
+	core_json_key(j, "launches");
+	core_json_u64(j, atomic_load(&dpa->nr_launches));
+	core_json_key(j, "instances");
+	core_json_u64(j, atomic_load(&dpa->nr_instances));
+	core_json_key(j, "rpcs");
+	core_json_u64(j, atomic_load(&dpa->nr_rpcs));
+	core_json_key(j, "faults");
+	core_json_u64(j, atomic_load(&dpa->nr_faults));
+	core_json_key(j, "fatal_error");
+	core_json_str(j, atomic_load(&dpa->fatal) ? dpa->fatal_msg : "");
+	core_json_key(j, "heap_used");
+	core_json_u64(j, dpa->process.heap.used);
+	core_json_key(j, "heap_peak");
+	core_json_u64(j, dpa->process.heap.peak);
+	core_json_key(j, "heap_live_allocations");
+	core_json_u64(j, dpa->process.heap.nlive);
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+doca_error_t doca_dpa_cap_is_supported(const struct doca_devinfo *devinfo)
+{
+	const struct core_dev_caps *caps = core_devinfo_caps(devinfo);
+
+	if (caps == NULL) {
+		CORE_LOG_ERR("%s: devinfo is %s", __func__, devinfo == NULL ? "NULL" : "not a doca_devinfo");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return caps->has_dpa ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa)
+{
+	CHECK_OUT(dpa);
+	*dpa = NULL;
+	const struct core_dev_caps *caps = core_dev_caps(dev);
+
+	if (caps == NULL) {
+		CORE_LOG_ERR("%s: dev is %s", __func__, dev == NULL ? "NULL" : "not an open doca_dev");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!caps->has_dpa) {
+		CORE_LOG_ERR("%s: device %s (%s) has no DPA", __func__, caps->pci_addr, caps->model_name);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	struct doca_dpa *d = calloc(1, sizeof(*d));
+
+	if (d == NULL) {
+		CORE_LOG_ERR("%s: out of memory", __func__);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	doca_error_t r = dpa_heap_init(&d->process.heap, caps->dpa_heap_size);
+
+	if (r != DOCA_SUCCESS) {
+		free(d);
+		return r;
+	}
+	r = core_dev_hold(dev);
+	if (r != DOCA_SUCCESS) {
+		CORE_LOG_ERR("%s: cannot hold device %s: %s", __func__, caps->pci_addr, doca_error_get_name(r));
+		dpa_heap_fini(&d->process.heap);
+		free(d);
+		return r;
+	}
+	d->magic = DPA_MAGIC;
+	d->id = atomic_fetch_add(&dpa_next_id, 1) + 1;
+	d->dev = dev;
+	d->caps = caps;
+	d->state = DPA_STATE_CREATED;
+	d->log_level = DOCA_DPA_DEV_LOG_LEVEL_INFO;
+	d->cores = caps->dpa_cores;
+	d->eus_per_core = caps->dpa_eus_per_core;
+	d->total_eus = d->cores * d->eus_per_core;
+	d->process.magic = DPA_PROCESS_MAGIC;
+	d->process.dpa = d;
+	pthread_mutex_init(&d->lock, NULL);
+	dpa_signals_install();
+	d->report = core_report_register("dpa", dpa_report, d);
+	*dpa = d;
+	CORE_LOG_TRC("DPA context %u created on %s (%u cores x %u EUs, heap %zu bytes)", d->id, caps->pci_addr,
+		     d->cores, d->eus_per_core, d->process.heap.size);
+	return DOCA_SUCCESS;
+}
+
+/* Destroy an extended context: it owns only its device hold and its handle. */
+static doca_error_t destroy_extension(struct doca_dpa *ext)
+{
+	unsigned int users = atomic_load(&ext->users), threads = atomic_load(&ext->thread_users);
+	struct doca_dpa *base = ext->base;
+
+	if (users || threads) {
+		CORE_LOG_ERR("doca_dpa_destroy: extended DPA context %u is still used by %u sync event(s) and %u DPA "
+			     "thread object(s); destroy those first",
+			     ext->id, users, threads);
+		return DOCA_ERROR_IN_USE;
+	}
+	pthread_mutex_lock(&base->lock);
+	for (unsigned int i = 0; i < DPA_MAX_EXTENSIONS; i++)
+		if (base->ext_ids[i] == ext->id)
+			base->ext_ids[i] = 0;
+	pthread_mutex_unlock(&base->lock);
+	atomic_fetch_sub(&base->nextensions, 1);
+	core_dev_release(ext->dev);
+	pthread_mutex_destroy(&ext->lock);
+	CORE_LOG_TRC("extended DPA context %u (of %u) destroyed", ext->id, base->id);
+	ext->magic = 0;
+	free(ext);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
+{
+	CHECK_DPA(dpa);
+	if (dpa->base)
+		return destroy_extension(dpa);
+	if (atomic_load(&dpa->nextensions)) {
+		CORE_LOG_ERR("%s: DPA context %u still has %u extended context(s) (doca_dpa_device_extend); destroy "
+			     "them first",
+			     __func__, dpa->id, atomic_load(&dpa->nextensions));
+		return DOCA_ERROR_IN_USE;
+	}
+	unsigned int users = atomic_load(&dpa->users), threads = atomic_load(&dpa->thread_users);
+	uint32_t holds = atomic_load(&dpa->process.holds);
+
+	if (users || holds || threads) {
+		CORE_LOG_ERR("%s: DPA context %u is still used by %u sync event(s), %u DPA thread object(s) "
+			     "(threads, notification completions, EU affinities) and %u DPA provider context(s); "
+			     "destroy those first",
+			     __func__, dpa->id, users, threads, holds);
+		return DOCA_ERROR_IN_USE;
+	}
+	if (dpa->state == DPA_STATE_STARTED) {
+		if (!dpa_exec_stop(dpa, DPA_DESTROY_WAIT_MS)) {
+			/* Device code that never returns still runs on our threads and may touch the
+			 * heap: keep the context's memory alive rather than pull it from under them. */
+			CORE_LOG_ERR("%s: DPA context %u: %u launch(es) still running after %u ms; "
+				     "abandoning them (the context's memory is leaked)",
+				     __func__, dpa->id, dpa_exec_inflight(dpa), DPA_DESTROY_WAIT_MS);
+			dpa->magic = 0;
+			return DOCA_SUCCESS;
+		}
+	}
+	core_report_unregister(dpa->report);
+	free(dpa->launch_pool); /* left by a start whose dispatcher could not be created */
+	free(dpa->workers);
+	if (dpa->log_file)
+		fclose(dpa->log_file);
+	core_dev_release(dpa->dev);
+	dpa_heap_fini(&dpa->process.heap);
+	pthread_mutex_destroy(&dpa->lock);
+	CORE_LOG_TRC("DPA context %u destroyed", dpa->id);
+	dpa->magic = 0;
+	dpa->process.magic = 0;
+	free(dpa);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_start(struct doca_dpa *dpa)
+{
+	CHECK_DPA(dpa);
+	if (dpa->state == DPA_STATE_STARTED) {
+		CORE_LOG_ERR("%s: DPA context %u is already started", __func__, dpa->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (dpa->app == NULL) {
+		CORE_LOG_ERR("%s: DPA context %u has no application (call doca_dpa_set_app first)", __func__, dpa->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (dpa->log_path[0] && dpa->log_file == NULL) {
+		dpa->log_file = fopen(dpa->log_path, "a");
+		if (dpa->log_file == NULL) {
+			CORE_LOG_ERR("%s: cannot open DPA log file %s: %s", __func__, dpa->log_path, strerror(errno));
+			return DOCA_ERROR_IO_FAILED;
+		}
+	}
+	doca_error_t r = dpa_exec_start(dpa);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	dpa->state = DPA_STATE_STARTED;
+	CORE_LOG_TRC("DPA context %u started with app %s", dpa->id, dpa->app->app_name);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_stop(struct doca_dpa *dpa)
+{
+	CHECK_DPA(dpa);
+	if (dpa->base) {
+		CORE_LOG_ERR("%s: DPA context %u is an extended context; destroy it instead", __func__, dpa->id);
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (atomic_load(&dpa->nextensions)) {
+		CORE_LOG_ERR("%s: DPA context %u has %u extended context(s); destroy them first", __func__, dpa->id,
+			     atomic_load(&dpa->nextensions));
+		return DOCA_ERROR_IN_USE;
+	}
+	if (dpa->state != DPA_STATE_STARTED) {
+		CORE_LOG_ERR("%s: DPA context %u is not started", __func__, dpa->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	unsigned int inflight = dpa_exec_inflight(dpa), threads = atomic_load(&dpa->thread_users);
+
+	if (threads) {
+		CORE_LOG_ERR("%s: DPA context %u still has %u DPA thread object(s) (threads, notification "
+			     "completions, EU affinities); destroy them first",
+			     __func__, dpa->id, threads);
+		return DOCA_ERROR_IN_USE;
+	}
+	if (inflight) {
+		CORE_LOG_ERR("%s: DPA context %u has %u kernel launch(es) pending or running", __func__, dpa->id,
+			     inflight);
+		return DOCA_ERROR_IN_USE;
+	}
+	if (!dpa_exec_stop(dpa, DPA_DESTROY_WAIT_MS)) {
+		CORE_LOG_ERR("%s: DPA context %u: a launch arrived while stopping", __func__, dpa->id);
+		return DOCA_ERROR_IN_USE;
+	}
+	dpa->state = DPA_STATE_CREATED;
+	CORE_LOG_TRC("DPA context %u stopped", dpa->id);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_device_extend(struct doca_dpa *dpa, struct doca_dev *other_dev, struct doca_dpa **extended_dpa)
+{
+	CHECK_DPA(dpa);
+	CHECK_OUT(extended_dpa);
+	const struct core_dev_caps *caps = core_dev_caps(other_dev);
+
+	if (caps == NULL) {
+		CORE_LOG_ERR("%s: other_dev is %s", __func__, other_dev == NULL ? "NULL" : "not an open doca_dev");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (dpa->base || dpa->state != DPA_STATE_STARTED) {
+		CORE_LOG_ERR("%s: DPA context %u %s", __func__, dpa->id,
+			     dpa->base ? "is itself an extended context" : "is not started");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (!caps->has_dpa) {
+		CORE_LOG_ERR("%s: device %s (%s) has no DPA", __func__, caps->pci_addr, caps->model_name);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	struct doca_dpa *e = calloc(1, sizeof(*e));
+
+	if (e == NULL) {
+		CORE_LOG_ERR("%s: out of memory", __func__);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	doca_error_t r = core_dev_hold(other_dev);
+
+	if (r != DOCA_SUCCESS) {
+		CORE_LOG_ERR("%s: cannot hold device %s: %s", __func__, caps->pci_addr, doca_error_get_name(r));
+		free(e);
+		return r;
+	}
+	e->id = atomic_fetch_add(&dpa_next_id, 1) + 1;
+	bool placed = false;
+
+	pthread_mutex_lock(&dpa->lock);
+	for (unsigned int i = 0; i < DPA_MAX_EXTENSIONS && !placed; i++) {
+		if (dpa->ext_ids[i] == 0) {
+			dpa->ext_ids[i] = e->id;
+			placed = true;
+		}
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	if (!placed) {
+		CORE_LOG_ERR("%s: DPA context %u already has %u extended contexts", __func__, dpa->id,
+			     DPA_MAX_EXTENSIONS);
+		core_dev_release(other_dev);
+		free(e);
+		return DOCA_ERROR_FULL;
+	}
+	e->magic = DPA_MAGIC;
+	e->base = dpa;
+	e->dev = other_dev;
+	e->caps = caps;
+	e->state = DPA_STATE_STARTED;
+	e->app = dpa->app;
+	e->log_level = dpa->log_level;
+	e->cores = dpa->cores;
+	e->eus_per_core = dpa->eus_per_core;
+	e->total_eus = dpa->total_eus;
+	pthread_mutex_init(&e->lock, NULL);
+	atomic_fetch_add(&dpa->nextensions, 1);
+	*extended_dpa = e;
+	CORE_LOG_TRC("DPA context %u extended to %s as context %u", dpa->id, caps->pci_addr, e->id);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_get_dpa_handle(struct doca_dpa *dpa, doca_dpa_dev_t *handle)
+{
+	CHECK_DPA(dpa);
+	CHECK_OUT(handle);
+	if (dpa->state != DPA_STATE_STARTED) {
+		CORE_LOG_ERR("%s: DPA context %u is not started", __func__, dpa->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	*handle = DPA_DEV_HANDLE_TAG | dpa->id;
+	return DOCA_SUCCESS;
+}
+
+/* ------------------------------------------------------------ app image */
+
+/* A dpacc image with a sane table, or NULL with a log line saying what is wrong. */
+static bool app_valid(const struct doca_dpa_app *app, const char *func)
+{
+	if (app->magic != DPA_IMAGE_MAGIC) {
+		CORE_LOG_ERR("%s: %p is not an application image built by dpacc (pass the --app-name variable)", func,
+			     (const void *)app);
+		return false;
+	}
+	if (app->layout != DPA_IMAGE_LAYOUT) {
+		CORE_LOG_ERR("%s: image %s has layout %u, this library reads layout %u", func, app->app_name,
+			     app->layout, DPA_IMAGE_LAYOUT);
+		return false;
+	}
+	for (uint32_t i = 0; i < app->nentries; i++) {
+		const struct dpa_image_entry *e = app->entries[i];
+
+		if (e->args_size > DPA_ARGS_MAX) {
+			CORE_LOG_ERR("%s: %s of image %s takes %u bytes of arguments; at most %u are supported", func,
+				     e->name, app->app_name, e->args_size, DPA_ARGS_MAX);
+			return false;
+		}
+	}
+	return true;
+}
+
+doca_error_t doca_dpa_set_app(struct doca_dpa *dpa, struct doca_dpa_app *app)
+{
+	CHECK_DPA(dpa);
+	CHECK_OUT(app);
+	if (dpa->state == DPA_STATE_STARTED) {
+		CORE_LOG_ERR("%s: DPA context %u is started; set the app before doca_dpa_start", __func__, dpa->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (!app_valid(app, __func__))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (strcmp(app->dpacc_version, FLOWDPA_DPA_VERSION) != 0) {
+		CORE_LOG_ERR("%s: application image %s was built by dpacc %s but this libdoca_dpa is %s; "
+			     "rebuild host and device sides together",
+			     __func__, app->app_name, app->dpacc_version, FLOWDPA_DPA_VERSION);
+		return DOCA_ERROR_DRIVER;
+	}
+	dpa->app = app;
+	CORE_LOG_TRC("DPA context %u: app %s set (%u entry points)", dpa->id, app->app_name, app->nentries);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_get_app(struct doca_dpa *dpa, struct doca_dpa_app **app)
+{
+	CHECK_DPA(dpa);
+	CHECK_OUT(app);
+	if (dpa->app == NULL) {
+		CORE_LOG_ERR("%s: DPA context %u has no application", __func__, dpa->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	*app = (struct doca_dpa_app *)dpa->app;
+	return DOCA_SUCCESS;
+}
+
+/* Copy a string into a caller buffer of *len bytes; *len gets the size needed. */
+static doca_error_t copy_out(const char *s, char *buf, uint32_t *len, const char *func, const char *what)
+{
+	size_t need = strlen(s) + 1;
+
+	if (buf == NULL || len == NULL) {
+		CORE_LOG_ERR("%s: %s is NULL", func, buf == NULL ? what : "length");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (*len < need) {
+		CORE_LOG_ERR("%s: buffer of %u bytes is too small, %zu needed", func, *len, need);
+		*len = (uint32_t)need;
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	memcpy(buf, s, need);
+	*len = (uint32_t)need;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_app_get_name(struct doca_dpa_app *app, char *app_name, uint32_t *app_name_len)
+{
+	CHECK_OUT(app);
+	if (!app_valid(app, __func__))
+		return DOCA_ERROR_INVALID_VALUE;
+	return copy_out(app->app_name, app_name, app_name_len, __func__, "app_name");
+}
+
+/* ------------------------------------------------------------ device log settings */
+
+/* Device log settings belong to the base context. */
+static bool ext_not_permitted(const struct doca_dpa *dpa, const char *func)
+{
+	if (dpa->base == NULL)
+		return false;
+	CORE_LOG_ERR("%s: DPA context %u is an extended context; set this on context %u", func, dpa->id,
+		     dpa->base->id);
+	return true;
+}
+
+doca_error_t doca_dpa_set_log_level(struct doca_dpa *dpa, doca_dpa_dev_log_level_t log_level)
+{
+	CHECK_DPA(dpa);
+	if (ext_not_permitted(dpa, __func__))
+		return DOCA_ERROR_NOT_PERMITTED;
+	if (dpa->state == DPA_STATE_STARTED) {
+		CORE_LOG_ERR("%s: DPA context %u is started; set the log level before doca_dpa_start", __func__,
+			     dpa->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	switch (log_level) {
+	case DOCA_DPA_DEV_LOG_LEVEL_DISABLE:
+	case DOCA_DPA_DEV_LOG_LEVEL_ERROR:
+	case DOCA_DPA_DEV_LOG_LEVEL_WARNING:
+	case DOCA_DPA_DEV_LOG_LEVEL_INFO:
+	case DOCA_DPA_DEV_LOG_LEVEL_DEBUG:
+		dpa->log_level = log_level;
+		return DOCA_SUCCESS;
+	}
+	CORE_LOG_ERR("%s: %d is not a doca_dpa_dev_log_level (10, 30, 40, 50 or 60)", __func__, (int)log_level);
+	return DOCA_ERROR_INVALID_VALUE;
+}
+
+doca_error_t doca_dpa_get_log_level(struct doca_dpa *dpa, doca_dpa_dev_log_level_t *log_level)
+{
+	CHECK_DPA(dpa);
+	CHECK_OUT(log_level);
+	*log_level = dpa->log_level;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_log_file_set_path(struct doca_dpa *dpa, const char *file_path)
+{
+	CHECK_DPA(dpa);
+	CHECK_OUT(file_path);
+	if (ext_not_permitted(dpa, __func__))
+		return DOCA_ERROR_NOT_PERMITTED;
+	if (dpa->state == DPA_STATE_STARTED) {
+		CORE_LOG_ERR("%s: DPA context %u is started; set the log file before doca_dpa_start", __func__, dpa->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	size_t len = strlen(file_path);
+
+	if (len == 0 || len >= sizeof(dpa->log_path)) {
+		CORE_LOG_ERR("%s: path length %zu is not in 1..%zu", __func__, len, sizeof(dpa->log_path) - 1);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	memcpy(dpa->log_path, file_path, len + 1);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_log_file_get_path(struct doca_dpa *dpa, char *file_path, uint32_t *file_path_len)
+{
+	CHECK_DPA(dpa);
+	if (dpa->log_path[0] == '\0') {
+		CORE_LOG_ERR("%s: DPA context %u has no log file (messages go to stdout)", __func__, dpa->id);
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	return copy_out(dpa->log_path, file_path, file_path_len, __func__, "file_path");
+}
+
+/* ------------------------------------------------------------ topology */
+
+doca_error_t doca_dpa_get_max_threads_per_kernel(const struct doca_dpa *dpa, unsigned int *value)
+{
+	CHECK_DPA(dpa);
+	CHECK_OUT(value);
+	*value = dpa->total_eus;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_get_kernel_max_run_time(const struct doca_dpa *dpa, unsigned long long *value)
+{
+	CHECK_DPA(dpa);
+	CHECK_OUT(value);
+	*value = DPA_KERNEL_MAX_RUN_TIME;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_get_core_num(struct doca_dpa *dpa, unsigned int *num_cores)
+{
+	CHECK_DPA(dpa);
+	CHECK_OUT(num_cores);
+	*num_cores = dpa->cores;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_get_num_eus_per_core(struct doca_dpa *dpa, unsigned int *eus_per_core)
+{
+	CHECK_DPA(dpa);
+	CHECK_OUT(eus_per_core);
+	*eus_per_core = dpa->eus_per_core;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_get_total_num_eus_available(struct doca_dpa *dpa, unsigned int *total_num_eus)
+{
+	CHECK_DPA(dpa);
+	CHECK_OUT(total_num_eus);
+	*total_num_eus = dpa->total_eus;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_peek_at_last_error(const struct doca_dpa *dpa)
+{
+	CHECK_DPA(dpa);
+	return atomic_load(&dpa_base((struct doca_dpa *)dpa)->fatal) ? DOCA_ERROR_BAD_STATE : DOCA_SUCCESS;
+}
+
+/* ------------------------------------------------------------ the DPA process */
+
+doca_error_t doca_dpa_get_flexio_process(struct doca_dpa *dpa, struct flexio_process **process)
+{
+	CHECK_DPA(dpa);
+	CHECK_OUT(process);
+	if (dpa->state != DPA_STATE_STARTED) {
+		CORE_LOG_ERR("%s: DPA context %u is not started (call doca_dpa_start first)", __func__, dpa->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	*process = &dpa_base(dpa)->process;
+	return DOCA_SUCCESS;
+}
+
+DPA_INTERNAL doca_error_t dpa_process_check(const struct flexio_process *process, const char *caller)
+{
+	if (process == NULL || process->magic != DPA_PROCESS_MAGIC) {
+		CORE_LOG_ERR("%s: process is %s", caller, process == NULL ? "NULL" : "not a DPA process");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
+DPA_INTERNAL struct doca_dpa *dpa_process_dpa(struct flexio_process *process)
+{
+	return process->dpa;
+}
+
+DPA_INTERNAL struct doca_dev *dpa_process_dev(struct flexio_process *process)
+{
+	return process->dpa->dev;
+}
+
+DPA_INTERNAL const struct core_dev_caps *dpa_process_caps(const struct flexio_process *process)
+{
+	return process->dpa->caps;
+}
+
+DPA_INTERNAL uint32_t dpa_process_id(const struct flexio_process *process)
+{
+	return process->dpa->id;
+}
+
+DPA_INTERNAL doca_error_t dpa_process_hold(struct flexio_process *process)
+{
+	doca_error_t r = dpa_process_check(process, __func__);
+
+	if (r == DOCA_SUCCESS)
+		atomic_fetch_add(&process->holds, 1);
+	return r;
+}
+
+DPA_INTERNAL void dpa_process_release(struct flexio_process *process)
+{
+	if (dpa_process_check(process, __func__) == DOCA_SUCCESS)
+		atomic_fetch_sub(&process->holds, 1);
+}

@@ -1,0 +1,379 @@
+/*
+ * dpa_heap.c - the device heap of a DPA process: one anonymous mapping whose addresses
+ * are the device pointers (device code dereferences them directly), a first-fit
+ * allocator with 64-byte granularity whose metadata lives outside the mapping, and the
+ * bounds-checked copies of doca_dpa_mem_* / h2d / d2h / memset.
+ *
+ * Under AddressSanitizer, free heap bytes are poisoned, so a kernel that overruns its
+ * allocation is reported by ASan like a heap overflow on the host.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "dpa/dpa_internal.h"
+
+DOCA_LOG_REGISTER(DPA::HEAP);
+
+#if defined(__SANITIZE_ADDRESS__)
+#define DPA_HAVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DPA_HAVE_ASAN 1
+#endif
+#endif
+
+#ifdef DPA_HAVE_ASAN
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+#define heap_poison(a, s) __asan_poison_memory_region((const void *)(a), (s))
+#define heap_unpoison(a, s) __asan_unpoison_memory_region((const void *)(a), (s))
+#else
+#define heap_poison(a, s) ((void)(a), (void)(s))
+#define heap_unpoison(a, s) ((void)(a), (void)(s))
+#endif
+
+static doca_error_t ext_insert(struct dpa_extent **arr, size_t *n, size_t *cap, size_t at, struct dpa_extent e)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		struct dpa_extent *na = realloc(*arr, ncap * sizeof(*na));
+
+		if (na == NULL)
+			return DOCA_ERROR_NO_MEMORY;
+		*arr = na;
+		*cap = ncap;
+	}
+	memmove(&(*arr)[at + 1], &(*arr)[at], (*n - at) * sizeof(**arr));
+	(*arr)[at] = e;
+	(*n)++;
+	return DOCA_SUCCESS;
+}
+
+static void ext_remove(struct dpa_extent *arr, size_t *n, size_t at)
+{
+	memmove(&arr[at], &arr[at + 1], (*n - at - 1) * sizeof(*arr));
+	(*n)--;
+}
+
+/* Index of the first extent whose start is > addr. */
+static size_t ext_upper(const struct dpa_extent *arr, size_t n, uintptr_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (arr[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+doca_error_t dpa_heap_init(struct dpa_heap *heap, size_t size)
+{
+	memset(heap, 0, sizeof(*heap));
+	size = (size + DPA_HEAP_ALIGN - 1) & ~(size_t)(DPA_HEAP_ALIGN - 1);
+	void *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (base == MAP_FAILED) {
+		CORE_LOG_ERR("cannot map a DPA heap of %zu bytes: %s", size, strerror(errno));
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	heap->base = base;
+	heap->size = size;
+	pthread_mutex_init(&heap->lock, NULL);
+	if (ext_insert(&heap->free_ext, &heap->nfree, &heap->free_cap, 0,
+		       (struct dpa_extent){(uintptr_t)base, size}) != DOCA_SUCCESS) {
+		munmap(base, size);
+		pthread_mutex_destroy(&heap->lock);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	heap_poison(base, size);
+	return DOCA_SUCCESS;
+}
+
+void dpa_heap_fini(struct dpa_heap *heap)
+{
+	if (heap->base == NULL)
+		return;
+	if (heap->nlive)
+		CORE_LOG_DBG("DPA heap destroyed with %zu live allocations (%zu bytes)", heap->nlive, heap->used);
+	heap_unpoison(heap->base, heap->size);
+	munmap(heap->base, heap->size);
+	free(heap->free_ext);
+	free(heap->live);
+	pthread_mutex_destroy(&heap->lock);
+	memset(heap, 0, sizeof(*heap));
+}
+
+static doca_error_t heap_alloc(struct dpa_heap *heap, size_t size, uint64_t *dev_ptr)
+{
+	size_t need = (size + DPA_HEAP_ALIGN - 1) & ~(size_t)(DPA_HEAP_ALIGN - 1);
+	doca_error_t r = DOCA_ERROR_NO_MEMORY;
+
+	if (need < size) /* overflow */
+		return DOCA_ERROR_NO_MEMORY;
+	pthread_mutex_lock(&heap->lock);
+	for (size_t i = 0; i < heap->nfree; i++) {
+		struct dpa_extent *f = &heap->free_ext[i];
+
+		if (f->size < need)
+			continue;
+		uintptr_t start = f->start;
+		size_t at = ext_upper(heap->live, heap->nlive, start);
+
+		r = ext_insert(&heap->live, &heap->nlive, &heap->live_cap, at, (struct dpa_extent){start, size});
+		if (r != DOCA_SUCCESS)
+			break;
+		f->start += need;
+		f->size -= need;
+		if (f->size == 0)
+			ext_remove(heap->free_ext, &heap->nfree, i);
+		heap->used += need;
+		if (heap->used > heap->peak)
+			heap->peak = heap->used;
+		heap_unpoison(start, size);
+		*dev_ptr = start;
+		break;
+	}
+	pthread_mutex_unlock(&heap->lock);
+	return r;
+}
+
+static doca_error_t heap_free(struct dpa_heap *heap, uint64_t dev_ptr)
+{
+	doca_error_t r = DOCA_SUCCESS;
+
+	pthread_mutex_lock(&heap->lock);
+	size_t at = ext_upper(heap->live, heap->nlive, dev_ptr);
+
+	if (at == 0 || heap->live[at - 1].start != dev_ptr) {
+		r = DOCA_ERROR_INVALID_VALUE;
+		goto out;
+	}
+	at--;
+	struct dpa_extent e = heap->live[at];
+
+	e.size = (e.size + DPA_HEAP_ALIGN - 1) & ~(size_t)(DPA_HEAP_ALIGN - 1);
+	/* Make room first: the only failure is growing the free array, and the allocation
+	 * must stay live if it fails. */
+	size_t fi = ext_upper(heap->free_ext, heap->nfree, e.start);
+	bool merge_prev = fi > 0 && heap->free_ext[fi - 1].start + heap->free_ext[fi - 1].size == e.start;
+	bool merge_next = fi < heap->nfree && e.start + e.size == heap->free_ext[fi].start;
+
+	if (merge_prev && merge_next) {
+		heap->free_ext[fi - 1].size += e.size + heap->free_ext[fi].size;
+		ext_remove(heap->free_ext, &heap->nfree, fi);
+	} else if (merge_prev) {
+		heap->free_ext[fi - 1].size += e.size;
+	} else if (merge_next) {
+		heap->free_ext[fi].start = e.start;
+		heap->free_ext[fi].size += e.size;
+	} else {
+		r = ext_insert(&heap->free_ext, &heap->nfree, &heap->free_cap, fi, e);
+		if (r != DOCA_SUCCESS)
+			goto out;
+	}
+	ext_remove(heap->live, &heap->nlive, at);
+	heap->used -= e.size;
+	heap_poison(e.start, e.size);
+out:
+	pthread_mutex_unlock(&heap->lock);
+	return r;
+}
+
+/* Live allocation containing [addr, addr+size), or NULL. Caller holds the lock. */
+static const struct dpa_extent *heap_find(const struct dpa_heap *heap, uint64_t addr, size_t size)
+{
+	size_t at = ext_upper(heap->live, heap->nlive, addr);
+
+	if (at == 0)
+		return NULL;
+	const struct dpa_extent *e = &heap->live[at - 1];
+
+	if (addr - e->start >= e->size && !(size == 0 && addr == e->start))
+		return NULL;
+	if (size > e->size - (addr - e->start))
+		return NULL;
+	return e;
+}
+
+/* ------------------------------------------------------------ process API (dpa.h) */
+
+DPA_INTERNAL void *dpa_heap_ptr(struct flexio_process *process, uint64_t dev_ptr, size_t size)
+{
+	if (process == NULL || process->magic != DPA_PROCESS_MAGIC)
+		return NULL;
+	struct dpa_heap *heap = &process->heap;
+
+	pthread_mutex_lock(&heap->lock);
+	const struct dpa_extent *e = heap_find(heap, dev_ptr, size);
+
+	pthread_mutex_unlock(&heap->lock);
+	return e ? (void *)(uintptr_t)dev_ptr : NULL;
+}
+
+DPA_INTERNAL doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_t *dev_ptr)
+{
+	doca_error_t r = dpa_process_check(process, __func__);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	if (dev_ptr == NULL || size == 0) {
+		CORE_LOG_ERR("%s: %s", __func__, dev_ptr == NULL ? "dev_ptr is NULL" : "size is 0");
+		if (dev_ptr)
+			*dev_ptr = 0;
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*dev_ptr = 0;
+	if (core_fault_injected(CORE_FAULT_DPA_MEM_ALLOC)) {
+		CORE_LOG_ERR("DPA heap allocation of %zu bytes failed: fault injected (FLOWDPA_FAULTS)", size);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	r = heap_alloc(&process->heap, size, dev_ptr);
+	if (r != DOCA_SUCCESS)
+		CORE_LOG_ERR("DPA heap of process %u exhausted: %zu bytes requested, %zu of %zu in use "
+			     "(FLOWDPA_DPA_HEAP_SIZE sets the size)",
+			     dpa_process_id(process), size, process->heap.used, process->heap.size);
+	return r;
+}
+
+DPA_INTERNAL doca_error_t dpa_heap_free(struct flexio_process *process, uint64_t dev_ptr)
+{
+	doca_error_t r = dpa_process_check(process, __func__);
+
+	if (r != DOCA_SUCCESS || dev_ptr == 0)
+		return r;
+	r = heap_free(&process->heap, dev_ptr);
+	if (r == DOCA_ERROR_INVALID_VALUE)
+		CORE_LOG_ERR("free of device address 0x%" PRIx64 " refused: no allocation of process %u starts there "
+			     "(double free, or an address from another context or not from doca_dpa_mem_alloc)",
+			     dev_ptr, dpa_process_id(process));
+	return r;
+}
+
+static doca_error_t heap_range(struct flexio_process *process, uint64_t dev_ptr, size_t size, const char *what)
+{
+	struct dpa_heap *heap = &process->heap;
+	doca_error_t r = DOCA_SUCCESS;
+
+	pthread_mutex_lock(&heap->lock);
+	if (heap_find(heap, dev_ptr, size) == NULL) {
+		size_t at = ext_upper(heap->live, heap->nlive, dev_ptr);
+
+		if (at > 0 && dev_ptr - heap->live[at - 1].start < heap->live[at - 1].size)
+			CORE_LOG_ERR("%s of %zu bytes at device address 0x%" PRIx64
+				     " runs past the end of its allocation (0x%" PRIxPTR ", %zu bytes)",
+				     what, size, dev_ptr, heap->live[at - 1].start, heap->live[at - 1].size);
+		else
+			CORE_LOG_ERR("%s of %zu bytes at device address 0x%" PRIx64
+				     " refused: not inside a live allocation of process %u",
+				     what, size, dev_ptr, dpa_process_id(process));
+		r = DOCA_ERROR_INVALID_VALUE;
+	}
+	pthread_mutex_unlock(&heap->lock);
+	return r;
+}
+
+DPA_INTERNAL doca_error_t dpa_heap_h2d(struct flexio_process *process, uint64_t dst, const void *src, size_t size)
+{
+	doca_error_t r = dpa_process_check(process, __func__);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	if (src == NULL || size == 0) {
+		CORE_LOG_ERR("host-to-device copy: %s", src == NULL ? "source pointer is NULL" : "size is 0");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	r = heap_range(process, dst, size, "host-to-device copy");
+	if (r == DOCA_SUCCESS)
+		memcpy((void *)(uintptr_t)dst, src, size);
+	return r;
+}
+
+DPA_INTERNAL doca_error_t dpa_heap_d2h(struct flexio_process *process, void *dst, uint64_t src, size_t size)
+{
+	doca_error_t r = dpa_process_check(process, __func__);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	if (dst == NULL || size == 0) {
+		CORE_LOG_ERR("device-to-host copy: %s", dst == NULL ? "destination pointer is NULL" : "size is 0");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	r = heap_range(process, src, size, "device-to-host copy");
+	if (r == DOCA_SUCCESS)
+		memcpy(dst, (const void *)(uintptr_t)src, size);
+	return r;
+}
+
+/* ------------------------------------------------------------ DOCA API */
+
+/* Common checks of the doca_dpa_mem_* family: a valid, started context. */
+static doca_error_t mem_ctx_check(struct doca_dpa *dpa, const char *func)
+{
+	if (!dpa_valid(dpa)) {
+		CORE_LOG_ERR("%s: dpa is %s", func, dpa == NULL ? "NULL" : "not a doca_dpa");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (dpa->state != DPA_STATE_STARTED) {
+		CORE_LOG_ERR("%s: DPA context %u is not started (call doca_dpa_start first)", func, dpa->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_mem_alloc(struct doca_dpa *dpa, size_t size, doca_dpa_dev_uintptr_t *dev_ptr)
+{
+	doca_error_t r = mem_ctx_check(dpa, __func__);
+
+	if (r != DOCA_SUCCESS) {
+		if (dev_ptr)
+			*dev_ptr = 0;
+		return r;
+	}
+	return dpa_heap_alloc(&dpa_base(dpa)->process, size, dev_ptr);
+}
+
+doca_error_t doca_dpa_mem_free(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dev_ptr)
+{
+	if (!dpa_valid(dpa)) {
+		CORE_LOG_ERR("%s: dpa is %s", __func__, dpa == NULL ? "NULL" : "not a doca_dpa");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return dpa_heap_free(&dpa_base(dpa)->process, dev_ptr);
+}
+
+doca_error_t doca_dpa_h2d_memcpy(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dst_ptr, void *src_ptr, size_t size)
+{
+	doca_error_t r = mem_ctx_check(dpa, __func__);
+
+	return r != DOCA_SUCCESS ? r : dpa_heap_h2d(&dpa_base(dpa)->process, dst_ptr, src_ptr, size);
+}
+
+doca_error_t doca_dpa_d2h_memcpy(struct doca_dpa *dpa, void *dst_ptr, doca_dpa_dev_uintptr_t src_ptr, size_t size)
+{
+	doca_error_t r = mem_ctx_check(dpa, __func__);
+
+	return r != DOCA_SUCCESS ? r : dpa_heap_d2h(&dpa_base(dpa)->process, dst_ptr, src_ptr, size);
+}
+
+doca_error_t doca_dpa_memset(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dev_ptr, int value, size_t size)
+{
+	doca_error_t r = mem_ctx_check(dpa, __func__);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	if (size == 0) {
+		CORE_LOG_ERR("%s: size is 0", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	r = heap_range(&dpa_base(dpa)->process, dev_ptr, size, "device memset");
+	if (r == DOCA_SUCCESS)
+		memset((void *)(uintptr_t)dev_ptr, value, size);
+	return r;
+}

@@ -1,0 +1,249 @@
+/*
+ * dpa_internal.h - what the files of src/dpa share: the application-image layout that
+ * dpacc generates, the context, the DPA process and its heap, launches and the DPA
+ * threads (workers) that run them, and the per-thread execution record device code
+ * reaches through TLS. Not for other layers (they use dpa.h).
+ */
+#ifndef FLOWDPA_DPA_INTERNAL_H_
+#define FLOWDPA_DPA_INTERNAL_H_
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define FLOWDPA_DPA_NO_ARG_CHECK
+#include <doca_dpa.h>
+#include <doca_sync_event.h>
+
+#include "core/core.h"
+#include "dpa/dpa.h"
+
+#ifndef FLOWDPA_DPA_VERSION
+#error "FLOWDPA_DPA_VERSION must be defined by the build (the project version)"
+#endif
+
+/* ------------------------------------------------------------ app image (dpacc output) */
+
+/*
+ * Must match the text tools/dpacc/dpacc.py.in writes into <app>.meta.c and each
+ * source's stub; DPA_IMAGE_LAYOUT changes whenever either changes.
+ */
+#define DPA_IMAGE_MAGIC 0x3141504457464c46ULL /* "FLWDPA1" little-endian */
+#define DPA_IMAGE_LAYOUT 1u
+#define DPA_ENTRY_KERNEL 1u
+#define DPA_ENTRY_RPC 2u
+/* Bytes of packed arguments a launch or RPC carries inline (dpacc enforces it too). */
+#define DPA_ARGS_MAX 2048u
+
+struct dpa_image_entry {
+	const char *name;
+	uint32_t kind;			    /* DPA_ENTRY_* */
+	uint32_t nparams;		    /* declared parameters */
+	void (*host_sym)(void);		    /* the device function; what &kernel gives the host */
+	uint32_t args_size;		    /* sizeof the packed-argument struct */
+	uint32_t args_align;		    /* its alignment */
+	void (*pack)(void *buf, va_list *ap); /* va_arg each parameter with its declared type */
+	uint64_t (*invoke)(const void *buf);  /* unpack, call, return the result (0 for void) */
+};
+
+struct doca_dpa_app {
+	uint64_t magic;
+	uint32_t layout;
+	uint32_t nentries;
+	const char *app_name;
+	const char *dpacc_version;
+	const struct dpa_image_entry *const *entries;
+};
+
+/* ------------------------------------------------------------ device heap */
+
+struct dpa_extent {
+	uintptr_t start;
+	size_t size;
+};
+
+/* One mapping; allocator metadata lives outside it so device overruns cannot corrupt it. */
+struct dpa_heap {
+	pthread_mutex_t lock;
+	uint8_t *base;
+	size_t size;
+	struct dpa_extent *free_ext; /* sorted by start, coalesced */
+	size_t nfree, free_cap;
+	struct dpa_extent *live; /* sorted by start */
+	size_t nlive, live_cap;
+	size_t used, peak;
+};
+
+#define DPA_HEAP_ALIGN 64u
+
+doca_error_t dpa_heap_init(struct dpa_heap *heap, size_t size);
+void dpa_heap_fini(struct dpa_heap *heap);
+
+/* ------------------------------------------------------------ process and context */
+
+#define DPA_MAGIC 0x646f63615f647061ULL	    /* "doca_dpa" */
+#define DPA_PROCESS_MAGIC 0x666c6578696f7072ULL /* "flexiopr" */
+#define DPA_DEV_HANDLE_TAG 0xd9a0000000000000ULL
+
+struct flexio_process {
+	uint64_t magic;
+	struct doca_dpa *dpa;
+	_Atomic uint32_t holds; /* dpa_process_hold by the provider */
+	struct dpa_heap heap;
+};
+
+struct dpa_worker;
+
+struct dpa_launch {
+	struct dpa_launch *next; /* free list or pending queue */
+	const struct dpa_image_entry *entry;
+	struct doca_sync_event *wait_event;
+	struct doca_sync_event *comp_event;
+	uint64_t wait_threshold;
+	uint64_t comp_count;
+	unsigned int num_threads;
+	bool add;
+	atomic_uint remaining; /* instances still running */
+	atomic_bool faulted;
+	uint64_t submit_us;
+	_Alignas(64) unsigned char args[DPA_ARGS_MAX];
+};
+
+enum dpa_state {
+	DPA_STATE_CREATED,
+	DPA_STATE_STARTED,
+};
+
+/* Extended contexts one context may have at a time. */
+#define DPA_MAX_EXTENSIONS 16u
+/* Launch records per context; a launch beyond this many in flight gets DOCA_ERROR_FULL. */
+#define DPA_LAUNCH_POOL 1024u
+
+struct doca_dpa {
+	uint64_t magic;
+	uint32_t id;
+	struct doca_dev *dev;
+	const struct core_dev_caps *caps;
+	enum dpa_state state;
+	const struct doca_dpa_app *app;
+	size_t app_args_max;
+	doca_dpa_dev_log_level_t log_level;
+	char log_path[CORE_PATH_MAX];
+	FILE *log_file; /* opened at start when log_path is set */
+	unsigned int cores, eus_per_core, total_eus;
+	struct flexio_process process;
+	struct doca_dpa *base;	  /* extended context (doca_dpa_device_extend): the one it extends */
+	uint32_t ext_ids[DPA_MAX_EXTENSIONS]; /* base: ids of its live extended contexts (0 = free) */
+	atomic_uint nextensions;
+	atomic_uint users;	  /* sync events that name this context */
+	atomic_uint thread_users; /* DPA threads, notification completions, affinities */
+
+	pthread_mutex_t lock; /* launch pool, pending queue, workers */
+	struct dpa_launch *launch_pool;
+	struct dpa_launch *free_launches;
+	struct dpa_launch *pending_head, *pending_tail;
+	unsigned int inflight; /* launches accepted and not complete */
+	struct dpa_worker **workers;
+	unsigned int nworkers;
+	struct dpa_worker *idle;
+	unsigned int nidle;
+	pthread_t dispatcher;
+	bool dispatcher_running;
+	bool stopping;	  /* dispatcher and workers exit */
+	atomic_bool cancel; /* device waits end their instance (destroy) */
+
+	atomic_int fatal; /* 0 until a device fatal error */
+	char fatal_msg[256];
+
+	/* statistics, for the report */
+	atomic_uint_fast64_t nr_launches, nr_instances, nr_rpcs, nr_faults;
+	struct core_report_section *report;
+};
+
+/* ------------------------------------------------------------ execution */
+
+enum dpa_end {
+	DPA_END_RETURN = 0,
+	DPA_END_FAULT = 1, /* a signal */
+	DPA_END_FINISH = 2, /* doca_dpa_dev_thread_finish */
+	DPA_END_FATAL = 3, /* the device API found an invalid argument */
+	DPA_END_CANCEL = 4, /* context destroyed while waiting */
+	DPA_END_RESCHEDULE = 5, /* doca_dpa_dev_thread_reschedule */
+};
+
+/* What the thread running device code is doing; reached from device API calls. */
+struct dpa_exec {
+	struct doca_dpa *dpa;
+	const struct dpa_image_entry *entry;
+	unsigned int rank, num_threads;
+	uint64_t local_storage;	   /* DPA threads: doca_dpa_thread_set_local_storage */
+	const atomic_bool *stop; /* DPA threads: set when the thread is stopped or destroyed */
+	sigjmp_buf jmp;
+	volatile sig_atomic_t armed;
+	volatile int sig;
+	void *volatile fault_addr;
+	char fatal_msg[160];
+};
+
+extern __thread struct dpa_exec *dpa_exec_current __attribute__((tls_model("initial-exec")));
+
+/* Run entry with args on the calling thread as instance rank of num_threads; fills *result. */
+enum dpa_end dpa_exec_run(struct dpa_exec *exec, const void *args, uint64_t *result);
+/* Record a fault/fatal end of an instance on its context and log it (once per context). */
+void dpa_exec_report_end(struct dpa_exec *exec, enum dpa_end end);
+/* Install the crash-signal handler (once per process; chains to the previous one). */
+void dpa_signals_install(void);
+/* Re-install it if a later handler replaced it (cheap check; before device code runs). */
+void dpa_signals_ensure(void);
+
+/* Launch machinery (dpa_launch.c), used by start/stop/destroy in dpa_ctx.c. */
+doca_error_t dpa_exec_start(struct doca_dpa *dpa);
+/* Stop workers and dispatcher; waits up to timeout_ms for in-flight launches. false: some remain. */
+bool dpa_exec_stop(struct doca_dpa *dpa, unsigned int timeout_ms);
+unsigned int dpa_exec_inflight(struct doca_dpa *dpa);
+/* The entry point of the context's app whose host symbol is func, or NULL. */
+const struct dpa_image_entry *dpa_find_entry(const struct doca_dpa *dpa, doca_dpa_func_t *func);
+/* Alternate signal stack size for host threads that run device code. */
+#define DPA_ALTSTACK_SIZE (64u << 10)
+
+/* The context is valid (magic) — used by every entry point. */
+static inline bool dpa_valid(const struct doca_dpa *dpa)
+{
+	return dpa != NULL && dpa->magic == DPA_MAGIC;
+}
+
+/* The context that runs things for dpa: itself, or the base of an extended context. */
+static inline struct doca_dpa *dpa_base(struct doca_dpa *dpa)
+{
+	return dpa->base ? dpa->base : dpa;
+}
+
+/* ------------------------------------------------------------ sync events (dpa_sync_event.c) */
+
+/* Global wake-up sequence: bumped by every event update, launch and worker release. */
+void dpa_wake_all(void);
+/* Snapshot for dpa_wait_seq; read before re-checking a condition. */
+uint32_t dpa_wait_snapshot(void);
+/* Sleep until the sequence moves from snap or timeout_us passes (0 = no timeout). */
+void dpa_wait_seq(uint32_t snap, uint64_t timeout_us);
+
+/* Value of a started event (for launch eligibility), and completion updates. */
+bool dpa_sync_event_usable(const struct doca_sync_event *event);
+uint64_t dpa_sync_event_value(const struct doca_sync_event *event);
+void dpa_sync_event_complete(struct doca_sync_event *event, bool add, uint64_t value);
+const char *dpa_sync_event_name(const struct doca_sync_event *event, char *buf, size_t len);
+
+/* True in device code whose context is being destroyed (see dpa_dev_check_cancel). */
+bool dpa_dev_cancelled(void);
+
+/* Microseconds on CLOCK_MONOTONIC. */
+uint64_t dpa_now_us(void);
+
+#endif /* FLOWDPA_DPA_INTERNAL_H_ */

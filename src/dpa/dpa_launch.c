@@ -1,0 +1,764 @@
+/*
+ * dpa_launch.c - running device code: DPA threads (one host thread per EU in use,
+ * created on demand up to the emulated EU count), kernel launches gated by wait events
+ * and signalling completion events, RPCs on the caller's thread, and the crash-signal
+ * handler that turns a faulting kernel into a reported launch error while the host
+ * program carries on.
+ *
+ * A launch takes a record from a pool made at start and packs its arguments into it,
+ * so the launch path allocates nothing. If its wait event is satisfied and enough DPA
+ * threads are idle, the launching thread hands the instances out itself; otherwise the
+ * record is queued and the context's dispatcher thread starts it later, in submission
+ * order, when the event and the threads allow.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dpa/dpa_internal.h"
+
+DOCA_LOG_REGISTER(DPA::LAUNCH);
+
+/* Passed as nargs by the plain DOCA entry points: the count is not known. */
+#define DPA_NARGS_UNKNOWN UINT32_MAX
+/* Host threads that run DPA threads: their stack and the alternate signal stack. */
+#define DPA_WORKER_STACK (2u << 20)
+/* Dispatcher re-check period while launches wait (covers set_addr events updated by plain stores). */
+#define DPA_DISPATCH_POLL_US 1000u
+/* Extra wait after asking device waits to give up, before abandoning launches. */
+#define DPA_CANCEL_WAIT_MS 500u
+
+__thread struct dpa_exec *dpa_exec_current __attribute__((tls_model("initial-exec")));
+
+struct dpa_worker {
+	struct doca_dpa *dpa;
+	pthread_t tid;
+	sem_t go;
+	struct dpa_launch *job;
+	unsigned int rank;
+	unsigned int index;
+	bool quit;
+	struct dpa_worker *next_idle;
+	struct dpa_worker *next_post; /* assigned, to be woken once the lock is released */
+	void *altstack;
+	struct dpa_exec exec;
+};
+
+/* ------------------------------------------------------------ crash signals */
+
+static const int dpa_fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+static struct sigaction dpa_prev_action[NSIG];
+static pthread_once_t dpa_signals_once = PTHREAD_ONCE_INIT;
+
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGSEGV:
+		return "SIGSEGV";
+	case SIGBUS:
+		return "SIGBUS";
+	case SIGFPE:
+		return "SIGFPE";
+	case SIGILL:
+		return "SIGILL";
+	default:
+		return "signal";
+	}
+}
+
+/*
+ * On a thread running device code, end the instance; anywhere else, hand the signal to
+ * whoever had it before us (core's trace flush, a sanitizer, the application), or let
+ * the default action happen.
+ */
+static void dpa_fault_handler(int sig, siginfo_t *info, void *uctx)
+{
+	struct dpa_exec *x = dpa_exec_current;
+
+	if (x != NULL && x->armed) {
+		x->armed = 0;
+		x->sig = sig;
+		x->fault_addr = info ? info->si_addr : NULL;
+		siglongjmp(x->jmp, DPA_END_FAULT);
+	}
+	const struct sigaction *prev = &dpa_prev_action[sig];
+
+	if ((prev->sa_flags & SA_SIGINFO) && prev->sa_sigaction != NULL) {
+		prev->sa_sigaction(sig, info, uctx);
+		return;
+	}
+	if (!(prev->sa_flags & SA_SIGINFO) && prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
+		prev->sa_handler(sig);
+		return;
+	}
+	/* Default action: restore it; a hardware fault re-executes and terminates with the
+	 * right signal, a sent signal is raised again. */
+	struct sigaction dfl;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	if (info == NULL || info->si_code <= 0)
+		raise(sig);
+}
+
+/* Install our handler for every fault signal, keeping what was there to chain to. */
+static void dpa_signals_take(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = dpa_fault_handler;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(dpa_fault_signals) / sizeof(dpa_fault_signals[0]); i++) {
+		int sig = dpa_fault_signals[i];
+		struct sigaction cur;
+
+		if (sigaction(sig, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == dpa_fault_handler)
+			continue;
+		if (sigaction(sig, &sa, &dpa_prev_action[sig]) != 0)
+			CORE_LOG_WARN("cannot install the DPA fault handler for %s: %s; a faulting kernel will "
+				      "terminate the program",
+				      signal_name(sig), strerror(errno));
+	}
+}
+
+static void dpa_signals_install_once(void)
+{
+	dpa_signals_take();
+}
+
+void dpa_signals_install(void)
+{
+	pthread_once(&dpa_signals_once, dpa_signals_install_once);
+}
+
+/*
+ * Someone (a test framework, the application) may install a SIGSEGV handler after us;
+ * device code must still be caught. Checked before device code runs: one sigaction
+ * query, and a re-install (chaining to the newcomer) only when ours was replaced.
+ */
+void dpa_signals_ensure(void)
+{
+	struct sigaction cur;
+	static pthread_mutex_t take_lock = PTHREAD_MUTEX_INITIALIZER;
+
+	if (sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == dpa_fault_handler)
+		return;
+	pthread_mutex_lock(&take_lock);
+	CORE_LOG_DBG("another SIGSEGV handler replaced the DPA fault handler; re-installing it, chaining to the "
+		     "other one for faults outside device code");
+	dpa_signals_take();
+	pthread_mutex_unlock(&take_lock);
+}
+
+/* ------------------------------------------------------------ running one instance */
+
+enum dpa_end dpa_exec_run(struct dpa_exec *exec, const void *args, uint64_t *result)
+{
+	struct dpa_exec *const prev = dpa_exec_current;
+	int end;
+
+	exec->sig = 0;
+	exec->fault_addr = NULL;
+	exec->fatal_msg[0] = '\0';
+	dpa_exec_current = exec;
+	end = sigsetjmp(exec->jmp, 1);
+	if (end == 0) {
+		exec->armed = 1;
+		*result = exec->entry->invoke(args);
+	}
+	exec->armed = 0;
+	dpa_exec_current = prev;
+	return (enum dpa_end)end;
+}
+
+void dpa_exec_report_end(struct dpa_exec *exec, enum dpa_end end)
+{
+	struct doca_dpa *dpa = exec->dpa;
+	const char *kind = exec->entry->kind == DPA_ENTRY_RPC ? "RPC" : "kernel";
+	char msg[sizeof(dpa->fatal_msg)];
+
+	if (end == DPA_END_FAULT)
+		snprintf(msg, sizeof(msg), "%s %s (rank %u of %u) faulted: %s at address %p", kind, exec->entry->name,
+			 exec->rank, exec->num_threads, signal_name(exec->sig), exec->fault_addr);
+	else
+		snprintf(msg, sizeof(msg), "%s %s (rank %u of %u) stopped by a fatal device error: %s", kind,
+			 exec->entry->name, exec->rank, exec->num_threads, exec->fatal_msg);
+	atomic_fetch_add(&dpa->nr_faults, 1);
+	pthread_mutex_lock(&dpa->lock);
+	if (atomic_load(&dpa->fatal) == 0) {
+		memcpy(dpa->fatal_msg, msg, sizeof(msg));
+		atomic_store(&dpa->fatal, (int)end);
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	CORE_LOG_ERR("DPA context %u: %s; doca_dpa_peek_at_last_error returns DOCA_ERROR_BAD_STATE from now on",
+		     dpa->id, msg);
+}
+
+static void trace_instance(struct doca_dpa *dpa, const struct dpa_exec *x, uint64_t t0)
+{
+	char args[96];
+
+	snprintf(args, sizeof(args), "{\"rank\":%u,\"threads\":%u,\"ctx\":%u}", x->rank, x->num_threads, dpa->id);
+	core_trace_complete(dpa->caps->index + 1, "dpa", x->entry->name, t0, dpa_now_us() - t0, args);
+}
+
+/* ------------------------------------------------------------ DPA threads */
+
+/* All instances returned: release the record, then signal (the event is the last touch). */
+static void launch_complete(struct doca_dpa *dpa, struct dpa_launch *l)
+{
+	struct doca_sync_event *comp = atomic_load(&l->faulted) ? NULL : l->comp_event;
+	uint64_t count = l->comp_count;
+	bool add = l->add;
+
+	pthread_mutex_lock(&dpa->lock);
+	l->next = dpa->free_launches;
+	dpa->free_launches = l;
+	dpa->inflight--;
+	pthread_mutex_unlock(&dpa->lock);
+	if (comp)
+		dpa_sync_event_complete(comp, add, count);
+	else
+		dpa_wake_all();
+}
+
+static void *worker_main(void *arg)
+{
+	struct dpa_worker *w = arg;
+	struct doca_dpa *dpa = w->dpa;
+	stack_t ss = {.ss_sp = w->altstack, .ss_size = DPA_ALTSTACK_SIZE, .ss_flags = 0};
+
+	if (sigaltstack(&ss, NULL) != 0)
+		CORE_LOG_WARN("DPA thread %u: no alternate signal stack (%s); a stack overflow in a kernel will "
+			      "not be caught",
+			      w->index, strerror(errno));
+	if (core_trace_enabled()) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "DPA %u EU %u", dpa->id, w->index);
+		core_trace_thread_name(dpa->caps->index + 1, name);
+	}
+	for (;;) {
+		while (sem_wait(&w->go) != 0 && errno == EINTR)
+			;
+		if (w->quit)
+			break;
+		struct dpa_launch *l = w->job;
+		struct dpa_exec *x = &w->exec;
+		uint64_t t0 = core_trace_enabled() ? dpa_now_us() : 0, ret;
+
+		x->dpa = dpa;
+		x->entry = l->entry;
+		x->rank = w->rank;
+		x->num_threads = l->num_threads;
+		enum dpa_end end = dpa_exec_run(x, l->args, &ret);
+
+		if (end == DPA_END_FAULT || end == DPA_END_FATAL) {
+			atomic_store(&l->faulted, true);
+			dpa_exec_report_end(x, end);
+		} else if (end == DPA_END_CANCEL) {
+			atomic_store(&l->faulted, true);
+			CORE_LOG_WARN("DPA context %u is being destroyed: kernel %s (rank %u of %u) was still waiting "
+				      "in the device API and was ended",
+				      dpa->id, x->entry->name, x->rank, x->num_threads);
+		}
+		if (t0)
+			trace_instance(dpa, x, t0);
+		atomic_fetch_add_explicit(&dpa->nr_instances, 1, memory_order_relaxed);
+		/* Idle again before the completion is signalled: a host that launches again
+		 * right after its wait finds this thread available. */
+		pthread_mutex_lock(&dpa->lock);
+		w->job = NULL;
+		w->next_idle = dpa->idle;
+		dpa->idle = w;
+		dpa->nidle++;
+		pthread_mutex_unlock(&dpa->lock);
+		if (atomic_fetch_sub(&l->remaining, 1) == 1)
+			launch_complete(dpa, l);
+	}
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
+	return NULL;
+}
+
+/* Create DPA threads until `need` are idle or the EU count is reached. Lock held. */
+static void workers_grow(struct doca_dpa *dpa, unsigned int need)
+{
+	while (dpa->nidle < need && dpa->nworkers < dpa->total_eus) {
+		/* Allocation here happens only the first time a launch needs this many threads. */
+		struct dpa_worker *w = calloc(1, sizeof(*w));
+		pthread_attr_t attr;
+
+		if (w == NULL)
+			return;
+		w->altstack = malloc(DPA_ALTSTACK_SIZE);
+		if (w->altstack == NULL || sem_init(&w->go, 0, 0) != 0) {
+			free(w->altstack);
+			free(w);
+			return;
+		}
+		w->dpa = dpa;
+		w->index = dpa->nworkers;
+		pthread_attr_init(&attr);
+		pthread_attr_setstacksize(&attr, DPA_WORKER_STACK);
+		int rc = pthread_create(&w->tid, &attr, worker_main, w);
+
+		pthread_attr_destroy(&attr);
+		if (rc != 0) {
+			CORE_LOG_ERR("DPA context %u: cannot create DPA thread %u: %s", dpa->id, w->index, strerror(rc));
+			sem_destroy(&w->go);
+			free(w->altstack);
+			free(w);
+			return;
+		}
+		dpa->workers[dpa->nworkers++] = w;
+		w->next_idle = dpa->idle;
+		dpa->idle = w;
+		dpa->nidle++;
+	}
+}
+
+static bool launch_eligible(const struct dpa_launch *l)
+{
+	return l->wait_event == NULL || dpa_sync_event_value(l->wait_event) >= l->wait_threshold;
+}
+
+/*
+ * Assign l to idle DPA threads if it may run now. Lock held. The threads are chained on
+ * *to_post and woken by post_workers after the lock is released, so that they do not
+ * wake only to block on the lock the launcher still holds.
+ */
+static bool launch_try_start(struct doca_dpa *dpa, struct dpa_launch *l, struct dpa_worker **to_post)
+{
+	if (!launch_eligible(l))
+		return false;
+	workers_grow(dpa, l->num_threads);
+	if (dpa->nidle < l->num_threads)
+		return false;
+	atomic_store(&l->remaining, l->num_threads);
+	for (unsigned int rank = 0; rank < l->num_threads; rank++) {
+		struct dpa_worker *w = dpa->idle;
+
+		dpa->idle = w->next_idle;
+		dpa->nidle--;
+		w->job = l;
+		w->rank = rank;
+		w->next_post = *to_post;
+		*to_post = w;
+	}
+	return true;
+}
+
+static void post_workers(struct dpa_worker *w)
+{
+	while (w) {
+		struct dpa_worker *next = w->next_post; /* w may be reassigned once posted */
+
+		sem_post(&w->go);
+		w = next;
+	}
+}
+
+/* Drop queued launches when the context goes away (their wait never came). Lock held. */
+static void pending_cancel(struct doca_dpa *dpa)
+{
+	while (dpa->pending_head) {
+		struct dpa_launch *l = dpa->pending_head;
+
+		dpa->pending_head = l->next;
+		CORE_LOG_ERR("DPA context %u destroyed: launch of kernel %s (%u threads) cancelled, it was still "
+			     "waiting for its wait event to reach %" PRIu64,
+			     dpa->id, l->entry->name, l->num_threads, l->wait_threshold);
+		l->next = dpa->free_launches;
+		dpa->free_launches = l;
+		dpa->inflight--;
+	}
+	dpa->pending_tail = NULL;
+}
+
+/*
+ * Start queued launches whose wait event allows it, in submission order; launches still
+ * waiting for their event do not hold back later ones (no ordering beyond events). An
+ * eligible launch that lacks idle DPA threads stops the scan, so later launches cannot
+ * overtake it and starve it. Lock held.
+ */
+static void pending_start_eligible(struct doca_dpa *dpa, struct dpa_worker **to_post)
+{
+	struct dpa_launch *prev = NULL, *l = dpa->pending_head;
+
+	while (l) {
+		struct dpa_launch *next = l->next;
+
+		if (launch_eligible(l)) {
+			if (!launch_try_start(dpa, l, to_post))
+				return;
+			if (prev)
+				prev->next = next;
+			else
+				dpa->pending_head = next;
+			if (dpa->pending_tail == l)
+				dpa->pending_tail = prev;
+		} else {
+			prev = l;
+		}
+		l = next;
+	}
+}
+
+/* True when a queued launch may run now and so must go before a new one. Lock held. */
+static bool pending_has_eligible(const struct doca_dpa *dpa)
+{
+	for (const struct dpa_launch *l = dpa->pending_head; l; l = l->next)
+		if (launch_eligible(l))
+			return true;
+	return false;
+}
+
+static void *dispatcher_main(void *arg)
+{
+	struct doca_dpa *dpa = arg;
+
+	for (;;) {
+		uint32_t snap = dpa_wait_snapshot();
+
+		pthread_mutex_lock(&dpa->lock);
+		if (atomic_load(&dpa->cancel))
+			pending_cancel(dpa);
+		if (dpa->stopping) {
+			pthread_mutex_unlock(&dpa->lock);
+			break;
+		}
+		struct dpa_worker *to_post = NULL;
+
+		pending_start_eligible(dpa, &to_post);
+		bool waiting = dpa->pending_head != NULL;
+
+		pthread_mutex_unlock(&dpa->lock);
+		if (to_post) {
+			post_workers(to_post);
+			continue; /* more may have become eligible meanwhile */
+		}
+		dpa_wait_seq(snap, waiting ? DPA_DISPATCH_POLL_US : 0);
+	}
+	return NULL;
+}
+
+doca_error_t dpa_exec_start(struct doca_dpa *dpa)
+{
+	dpa->app_args_max = 0;
+	if (dpa->launch_pool == NULL) {
+		dpa->launch_pool = calloc(DPA_LAUNCH_POOL, sizeof(*dpa->launch_pool));
+		dpa->workers = calloc(dpa->total_eus ? dpa->total_eus : 1, sizeof(*dpa->workers));
+		if (dpa->launch_pool == NULL || dpa->workers == NULL) {
+			free(dpa->launch_pool);
+			free(dpa->workers);
+			dpa->launch_pool = NULL;
+			dpa->workers = NULL;
+			CORE_LOG_ERR("DPA context %u: out of memory for launch records", dpa->id);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+	}
+	dpa->free_launches = NULL;
+	for (unsigned int i = 0; i < DPA_LAUNCH_POOL; i++) {
+		dpa->launch_pool[i].next = dpa->free_launches;
+		dpa->free_launches = &dpa->launch_pool[i];
+	}
+	dpa->pending_head = dpa->pending_tail = NULL;
+	dpa->inflight = 0;
+	dpa->stopping = false;
+	atomic_store(&dpa->cancel, false);
+	int rc = pthread_create(&dpa->dispatcher, NULL, dispatcher_main, dpa);
+
+	if (rc != 0) {
+		CORE_LOG_ERR("DPA context %u: cannot create the dispatcher thread: %s", dpa->id, strerror(rc));
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	dpa->dispatcher_running = true;
+	return DOCA_SUCCESS;
+}
+
+unsigned int dpa_exec_inflight(struct doca_dpa *dpa)
+{
+	pthread_mutex_lock(&dpa->lock);
+	unsigned int n = dpa->inflight;
+
+	pthread_mutex_unlock(&dpa->lock);
+	return n;
+}
+
+static bool wait_idle(struct doca_dpa *dpa, unsigned int timeout_ms)
+{
+	uint64_t deadline = dpa_now_us() + (uint64_t)timeout_ms * 1000u;
+
+	for (;;) {
+		uint32_t snap = dpa_wait_snapshot();
+
+		if (dpa_exec_inflight(dpa) == 0)
+			return true;
+		if (dpa_now_us() >= deadline)
+			return false;
+		dpa_wait_seq(snap, 10000);
+	}
+}
+
+bool dpa_exec_stop(struct doca_dpa *dpa, unsigned int timeout_ms)
+{
+	if (!wait_idle(dpa, timeout_ms)) {
+		/* Device waits and queued launches give up; kernels spinning in their own code cannot. */
+		atomic_store(&dpa->cancel, true);
+		dpa_wake_all();
+		if (!wait_idle(dpa, DPA_CANCEL_WAIT_MS))
+			return false;
+	}
+	pthread_mutex_lock(&dpa->lock);
+	dpa->stopping = true;
+	pthread_mutex_unlock(&dpa->lock);
+	dpa_wake_all();
+	if (dpa->dispatcher_running) {
+		pthread_join(dpa->dispatcher, NULL);
+		dpa->dispatcher_running = false;
+	}
+	for (unsigned int i = 0; i < dpa->nworkers; i++) {
+		struct dpa_worker *w = dpa->workers[i];
+
+		w->quit = true;
+		sem_post(&w->go);
+		pthread_join(w->tid, NULL);
+		sem_destroy(&w->go);
+		free(w->altstack);
+		free(w);
+	}
+	dpa->nworkers = 0;
+	dpa->idle = NULL;
+	dpa->nidle = 0;
+	free(dpa->launch_pool);
+	free(dpa->workers);
+	dpa->launch_pool = NULL;
+	dpa->workers = NULL;
+	return true;
+}
+
+/* ------------------------------------------------------------ launch and RPC */
+
+const struct dpa_image_entry *dpa_find_entry(const struct doca_dpa *dpa, doca_dpa_func_t *func)
+{
+	const struct doca_dpa_app *app = dpa->app;
+
+	for (uint32_t i = 0; i < app->nentries; i++)
+		if (app->entries[i]->host_sym == func)
+			return app->entries[i];
+	return NULL;
+}
+
+/* Checks shared by launch and RPC; *entry gets the entry point of func. */
+static doca_error_t entry_check(struct doca_dpa *dpa, doca_dpa_func_t *func, uint32_t kind, unsigned int nargs,
+				const struct dpa_image_entry **entry, const char *api)
+{
+	if (!dpa_valid(dpa)) {
+		CORE_LOG_ERR("%s: dpa is %s", api, dpa == NULL ? "NULL" : "not a doca_dpa");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	dpa = dpa_base(dpa); /* an extended context runs on its base */
+	if (dpa->state != DPA_STATE_STARTED) {
+		CORE_LOG_ERR("%s: DPA context %u is not started (set an app and call doca_dpa_start first)", api,
+			     dpa->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (atomic_load(&dpa->fatal)) {
+		CORE_LOG_ERR("%s: DPA context %u had a fatal device error (%s); destroy it", api, dpa->id,
+			     dpa->fatal_msg);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (func == NULL) {
+		CORE_LOG_ERR("%s: func is NULL", api);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	const struct dpa_image_entry *e = dpa_find_entry(dpa, func);
+
+	if (e == NULL) {
+		CORE_LOG_ERR("%s: %p is not a kernel or RPC of app %s (declare `extern doca_dpa_func_t name;` and "
+			     "pass &name)",
+			     api, (void *)func, dpa->app->app_name);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (e->kind != kind) {
+		CORE_LOG_ERR("%s: %s is %s, not %s", api, e->name,
+			     e->kind == DPA_ENTRY_RPC ? "an RPC (__dpa_rpc__): call it with doca_dpa_rpc"
+						      : "a kernel (__dpa_global__): launch it with doca_dpa_kernel_launch_update_*",
+			     kind == DPA_ENTRY_RPC ? "an RPC" : "a kernel");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (nargs != DPA_NARGS_UNKNOWN && nargs != e->nparams) {
+		CORE_LOG_ERR("%s: %s %s declares %u parameter(s) but %u argument(s) were passed", api,
+			     kind == DPA_ENTRY_RPC ? "RPC" : "kernel", e->name, e->nparams, nargs);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*entry = e;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t launch_va(bool add, unsigned int nargs, struct doca_dpa *dpa, struct doca_sync_event *wait_event,
+			      uint64_t wait_threshold, struct doca_sync_event *comp_event, uint64_t comp_count,
+			      unsigned int num_threads, doca_dpa_func_t *func, va_list *ap)
+{
+	const char *api = add ? "doca_dpa_kernel_launch_update_add" : "doca_dpa_kernel_launch_update_set";
+	const struct dpa_image_entry *e;
+	doca_error_t r = entry_check(dpa, func, DPA_ENTRY_KERNEL, nargs, &e, api);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	dpa = dpa_base(dpa);
+	if (num_threads == 0 || num_threads > dpa->total_eus) {
+		CORE_LOG_ERR("%s: kernel %s: num_threads %u is not in 1..%u (doca_dpa_get_max_threads_per_kernel)",
+			     api, e->name, num_threads, dpa->total_eus);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (wait_threshold > 254) {
+		CORE_LOG_ERR("%s: kernel %s: wait_threshold %" PRIu64 " is above 254", api, e->name, wait_threshold);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if ((wait_event && !dpa_sync_event_usable(wait_event)) || (comp_event && !dpa_sync_event_usable(comp_event))) {
+		CORE_LOG_ERR("%s: kernel %s: the %s event is not a started doca_sync_event", api, e->name,
+			     wait_event && !dpa_sync_event_usable(wait_event) ? "wait" : "completion");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	dpa_signals_ensure();
+	pthread_mutex_lock(&dpa->lock);
+	struct dpa_launch *l = dpa->free_launches;
+
+	if (l == NULL) {
+		pthread_mutex_unlock(&dpa->lock);
+		CORE_LOG_ERR("%s: kernel %s: %u launches already in flight on DPA context %u", api, e->name,
+			     DPA_LAUNCH_POOL, dpa->id);
+		return DOCA_ERROR_FULL;
+	}
+	dpa->free_launches = l->next;
+	l->next = NULL;
+	l->entry = e;
+	l->wait_event = wait_event;
+	l->wait_threshold = wait_threshold;
+	l->comp_event = comp_event;
+	l->comp_count = comp_count;
+	l->num_threads = num_threads;
+	l->add = add;
+	atomic_store(&l->faulted, false);
+	e->pack(l->args, ap); /* arguments captured now, with their declared types */
+	dpa->inflight++;
+	atomic_fetch_add_explicit(&dpa->nr_launches, 1, memory_order_relaxed);
+	struct dpa_worker *to_post = NULL;
+
+	if (!pending_has_eligible(dpa) && launch_try_start(dpa, l, &to_post)) {
+		pthread_mutex_unlock(&dpa->lock);
+		post_workers(to_post);
+		return DOCA_SUCCESS;
+	}
+	if (dpa->pending_tail)
+		dpa->pending_tail->next = l;
+	else
+		dpa->pending_head = l;
+	dpa->pending_tail = l;
+	pthread_mutex_unlock(&dpa->lock);
+	dpa_wake_all();
+	return DOCA_SUCCESS;
+}
+
+doca_error_t(doca_dpa_kernel_launch_update_set)(struct doca_dpa *dpa, struct doca_sync_event *wait_event,
+						uint64_t wait_threshold, struct doca_sync_event *comp_event,
+						uint64_t comp_count, unsigned int num_threads, doca_dpa_func_t *func, ...)
+{
+	va_list ap;
+
+	va_start(ap, func);
+	doca_error_t r = launch_va(false, DPA_NARGS_UNKNOWN, dpa, wait_event, wait_threshold, comp_event, comp_count,
+				   num_threads, func, &ap);
+	va_end(ap);
+	return r;
+}
+
+doca_error_t(doca_dpa_kernel_launch_update_add)(struct doca_dpa *dpa, struct doca_sync_event *wait_event,
+						uint64_t wait_threshold, struct doca_sync_event *comp_event,
+						uint64_t comp_count, unsigned int num_threads, doca_dpa_func_t *func, ...)
+{
+	va_list ap;
+
+	va_start(ap, func);
+	doca_error_t r = launch_va(true, DPA_NARGS_UNKNOWN, dpa, wait_event, wait_threshold, comp_event, comp_count,
+				   num_threads, func, &ap);
+	va_end(ap);
+	return r;
+}
+
+doca_error_t flowdpa_dpa_kernel_launch_counted(int add, unsigned int nargs, struct doca_dpa *dpa,
+					       struct doca_sync_event *wait_event, uint64_t wait_threshold,
+					       struct doca_sync_event *comp_event, uint64_t comp_count,
+					       unsigned int num_threads, doca_dpa_func_t *func, ...)
+{
+	va_list ap;
+
+	va_start(ap, func);
+	doca_error_t r = launch_va(add != 0, nargs, dpa, wait_event, wait_threshold, comp_event, comp_count,
+				   num_threads, func, &ap);
+	va_end(ap);
+	return r;
+}
+
+static doca_error_t rpc_va(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t *retval,
+			   va_list *ap)
+{
+	const struct dpa_image_entry *e;
+	doca_error_t r = entry_check(dpa, func, DPA_ENTRY_RPC, nargs, &e, "doca_dpa_rpc");
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	dpa = dpa_base(dpa);
+	if (retval == NULL) {
+		CORE_LOG_ERR("doca_dpa_rpc: RPC %s: retval is NULL", e->name);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	/* On the stack: an RPC allocates nothing. */
+	_Alignas(64) unsigned char args[DPA_ARGS_MAX];
+	struct dpa_exec x = {.dpa = dpa, .entry = e, .rank = 0, .num_threads = 1};
+	uint64_t t0 = core_trace_enabled() ? dpa_now_us() : 0, ret = 0;
+
+	e->pack(args, ap);
+	dpa_signals_ensure();
+	enum dpa_end end = dpa_exec_run(&x, args, &ret);
+
+	atomic_fetch_add_explicit(&dpa->nr_rpcs, 1, memory_order_relaxed);
+	if (t0)
+		trace_instance(dpa, &x, t0);
+	if (end == DPA_END_FAULT || end == DPA_END_FATAL || end == DPA_END_CANCEL) {
+		if (end != DPA_END_CANCEL)
+			dpa_exec_report_end(&x, end);
+		*retval = 0;
+		return DOCA_ERROR_DRIVER;
+	}
+	*retval = ret;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t(doca_dpa_rpc)(struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t *retval, ...)
+{
+	va_list ap;
+
+	va_start(ap, retval);
+	doca_error_t r = rpc_va(DPA_NARGS_UNKNOWN, dpa, func, retval, &ap);
+	va_end(ap);
+	return r;
+}
+
+doca_error_t flowdpa_dpa_rpc_counted(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_func_t *func,
+				     uint64_t *retval, ...)
+{
+	va_list ap;
+
+	va_start(ap, retval);
+	doca_error_t r = rpc_va(nargs, dpa, func, retval, &ap);
+	va_end(ap);
+	return r;
+}

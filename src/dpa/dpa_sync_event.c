@@ -1,0 +1,629 @@
+/*
+ * dpa_sync_event.c - DOCA sync events for host and device code, and the process-wide
+ * wake-up sequence every waiter in src/dpa sleeps on.
+ *
+ * An event is one 64-bit atomic (inside the event, or user memory via set_addr). Waiters
+ * spin briefly, then sleep on a futex over a global sequence number that every update
+ * bumps: one mechanism serves host waits, device waits and the launch dispatcher, and an
+ * update costs one atomic increment plus a wake only when someone sleeps.
+ *
+ * Device handles index a global slot table (tag | generation | slot), so a stale or
+ * forged handle is detected and reported instead of being dereferenced.
+ */
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <doca_dpa_dev_sync_event.h>
+
+#include "dpa/dpa_internal.h"
+
+DOCA_LOG_REGISTER(DPA::SYNC_EVENT);
+
+#define SE_MAGIC 0x73796e635f657674ULL /* "sync_evt" */
+#define SE_HANDLE_TAG 0x5e00000000000000ULL
+#define SE_HANDLE_TAG_MASK 0xff00000000000000ULL
+#define SE_SLOTS 65536u
+#define SE_MAX_DPAS 8u
+#define SE_SPIN 2000
+
+struct doca_sync_event {
+	uint64_t magic;
+	uint32_t id;
+	bool started;
+	bool pub_cpu, sub_cpu, pub_dpa, sub_dpa;
+	_Atomic uint64_t own_value;
+	_Atomic uint64_t *value; /* &own_value or the set_addr memory */
+	struct doca_dpa *dpas[SE_MAX_DPAS];
+	unsigned int ndpas;
+	bool has_slot;
+	uint32_t slot, gen;
+	atomic_bool destroyed; /* device waiters give up */
+};
+
+static _Atomic(struct doca_sync_event *) se_slots[SE_SLOTS];
+static uint32_t se_slot_gen[SE_SLOTS]; /* under se_lock */
+/* Device calls using the event in a slot; destroy waits for 0 (static: never freed). */
+static atomic_uint se_slot_users[SE_SLOTS];
+static pthread_mutex_t se_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t se_next_slot;
+static atomic_uint se_next_id;
+
+/* ------------------------------------------------------------ wake-up sequence */
+
+static atomic_uint dpa_seq;
+static atomic_uint dpa_sleepers;
+
+uint64_t dpa_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+void dpa_wake_all(void)
+{
+	atomic_fetch_add(&dpa_seq, 1);
+	if (atomic_load(&dpa_sleepers) != 0)
+		syscall(SYS_futex, &dpa_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+uint32_t dpa_wait_snapshot(void)
+{
+	return atomic_load(&dpa_seq);
+}
+
+void dpa_wait_seq(uint32_t snap, uint64_t timeout_us)
+{
+	struct timespec ts = {(time_t)(timeout_us / 1000000u), (long)(timeout_us % 1000000u) * 1000};
+
+	atomic_fetch_add(&dpa_sleepers, 1);
+	if (atomic_load(&dpa_seq) == snap)
+		syscall(SYS_futex, &dpa_seq, FUTEX_WAIT_PRIVATE, snap, timeout_us ? &ts : NULL, NULL, 0);
+	atomic_fetch_sub(&dpa_sleepers, 1);
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static bool se_valid(const struct doca_sync_event *event)
+{
+	return event != NULL && event->magic == SE_MAGIC;
+}
+
+static doca_error_t se_check(const struct doca_sync_event *event, const char *func, bool need_started)
+{
+	if (!se_valid(event)) {
+		CORE_LOG_ERR("%s: event is %s", func, event == NULL ? "NULL" : "not a doca_sync_event");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (need_started && !event->started) {
+		CORE_LOG_ERR("%s: sync event %u is not started (call doca_sync_event_start first)", func, event->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (!need_started && event->started) {
+		CORE_LOG_ERR("%s: sync event %u is started; configure it before doca_sync_event_start", func,
+			     event->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	return DOCA_SUCCESS;
+}
+
+bool dpa_sync_event_usable(const struct doca_sync_event *event)
+{
+	return se_valid(event) && event->started;
+}
+
+uint64_t dpa_sync_event_value(const struct doca_sync_event *event)
+{
+	return atomic_load_explicit(event->value, memory_order_acquire);
+}
+
+void dpa_sync_event_complete(struct doca_sync_event *event, bool add, uint64_t value)
+{
+	if (add)
+		atomic_fetch_add_explicit(event->value, value, memory_order_acq_rel);
+	else
+		atomic_store_explicit(event->value, value, memory_order_release);
+	dpa_wake_all();
+}
+
+const char *dpa_sync_event_name(const struct doca_sync_event *event, char *buf, size_t len)
+{
+	snprintf(buf, len, "sync event %u", event ? event->id : 0);
+	return buf;
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+doca_error_t doca_sync_event_create(struct doca_sync_event **event)
+{
+	if (event == NULL) {
+		CORE_LOG_ERR("%s: event is NULL", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	struct doca_sync_event *e = calloc(1, sizeof(*e));
+
+	if (e == NULL) {
+		CORE_LOG_ERR("%s: out of memory", __func__);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	e->magic = SE_MAGIC;
+	e->id = atomic_fetch_add(&se_next_id, 1) + 1;
+	e->value = &e->own_value;
+	*event = e;
+	CORE_LOG_TRC("sync event %u created", e->id);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_sync_event_destroy(struct doca_sync_event *event)
+{
+	if (!se_valid(event)) {
+		CORE_LOG_ERR("%s: event is %s", __func__, event == NULL ? "NULL" : "not a doca_sync_event");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (event->has_slot) {
+		/* Unpublish, then let device calls still using the event (a kernel blocked in
+		 * wait_gt on it) see `destroyed` and leave before the memory goes. */
+		atomic_store(&se_slots[event->slot], NULL);
+		atomic_store(&event->destroyed, true);
+		dpa_wake_all();
+		while (atomic_load(&se_slot_users[event->slot]) != 0) {
+			uint32_t snap = dpa_wait_snapshot();
+
+			if (atomic_load(&se_slot_users[event->slot]) == 0)
+				break;
+			dpa_wait_seq(snap, 1000);
+		}
+		pthread_mutex_lock(&se_lock);
+		se_slot_gen[event->slot]++;
+		pthread_mutex_unlock(&se_lock);
+	}
+	for (unsigned int i = 0; i < event->ndpas; i++)
+		atomic_fetch_sub(&event->dpas[i]->users, 1);
+	CORE_LOG_TRC("sync event %u destroyed", event->id);
+	event->magic = 0;
+	free(event);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t se_add_cpu(struct doca_sync_event *event, struct doca_dev *dev, bool publisher, const char *func)
+{
+	doca_error_t r = se_check(event, func, false);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	if (core_dev_caps(dev) == NULL) {
+		CORE_LOG_ERR("%s: dev is %s", func, dev == NULL ? "NULL" : "not an open doca_dev");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (publisher)
+		event->pub_cpu = true;
+	else
+		event->sub_cpu = true;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t se_add_dpa(struct doca_sync_event *event, struct doca_dpa *dpa, bool publisher, const char *func)
+{
+	doca_error_t r = se_check(event, func, false);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	if (!dpa_valid(dpa)) {
+		CORE_LOG_ERR("%s: dpa is %s", func, dpa == NULL ? "NULL" : "not a doca_dpa");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	bool known = false;
+
+	for (unsigned int i = 0; i < event->ndpas; i++)
+		known |= event->dpas[i] == dpa;
+	if (!known) {
+		if (event->ndpas == SE_MAX_DPAS) {
+			CORE_LOG_ERR("%s: sync event %u already names %u DPA contexts", func, event->id, SE_MAX_DPAS);
+			return DOCA_ERROR_FULL;
+		}
+		event->dpas[event->ndpas++] = dpa;
+		atomic_fetch_add(&dpa->users, 1);
+	}
+	if (publisher)
+		event->pub_dpa = true;
+	else
+		event->sub_dpa = true;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_sync_event_add_publisher_location_cpu(struct doca_sync_event *event, struct doca_dev *dev)
+{
+	return se_add_cpu(event, dev, true, __func__);
+}
+
+doca_error_t doca_sync_event_add_subscriber_location_cpu(struct doca_sync_event *event, struct doca_dev *dev)
+{
+	return se_add_cpu(event, dev, false, __func__);
+}
+
+doca_error_t doca_sync_event_add_publisher_location_dpa(struct doca_sync_event *event, struct doca_dpa *dpa)
+{
+	return se_add_dpa(event, dpa, true, __func__);
+}
+
+doca_error_t doca_sync_event_add_subscriber_location_dpa(struct doca_sync_event *event, struct doca_dpa *dpa)
+{
+	return se_add_dpa(event, dpa, false, __func__);
+}
+
+doca_error_t doca_sync_event_add_publisher_location_remote_net(struct doca_sync_event *event)
+{
+	doca_error_t r = se_check(event, __func__, false);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	CORE_LOG_ERR("%s: remote-net sync events are not emulated (flowdpa has no remote host)", __func__);
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_sync_event_set_addr(struct doca_sync_event *event, uint64_t *addr)
+{
+	doca_error_t r = se_check(event, __func__, false);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	if (addr == NULL || ((uintptr_t)addr & 7u) != 0) {
+		CORE_LOG_ERR("%s: addr %p is %s", __func__, (void *)addr, addr == NULL ? "NULL" : "not 8-byte aligned");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	event->value = (_Atomic uint64_t *)addr;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_sync_event_start(struct doca_sync_event *event)
+{
+	doca_error_t r = se_check(event, __func__, false);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	event->started = true;
+	CORE_LOG_TRC("sync event %u started", event->id);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_sync_event_stop(struct doca_sync_event *event)
+{
+	doca_error_t r = se_check(event, __func__, true);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	event->started = false;
+	return DOCA_SUCCESS;
+}
+
+/* ------------------------------------------------------------ value operations */
+
+doca_error_t doca_sync_event_get(struct doca_sync_event *event, uint64_t *value)
+{
+	doca_error_t r = se_check(event, __func__, true);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	if (value == NULL) {
+		CORE_LOG_ERR("%s: value is NULL", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*value = atomic_load_explicit(event->value, memory_order_acquire);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_sync_event_update_add(struct doca_sync_event *event, uint64_t value, uint64_t *fetched)
+{
+	doca_error_t r = se_check(event, __func__, true);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	uint64_t prev = atomic_fetch_add_explicit(event->value, value, memory_order_acq_rel);
+
+	dpa_wake_all();
+	if (fetched)
+		*fetched = prev;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_sync_event_update_set(struct doca_sync_event *event, uint64_t value)
+{
+	doca_error_t r = se_check(event, __func__, true);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	atomic_store_explicit(event->value, value, memory_order_release);
+	dpa_wake_all();
+	return DOCA_SUCCESS;
+}
+
+enum se_cmp { SE_GT, SE_EQ, SE_NEQ };
+
+static inline bool se_done(const struct doca_sync_event *event, enum se_cmp cmp, uint64_t value, uint64_t mask)
+{
+	uint64_t v = atomic_load_explicit(event->value, memory_order_acquire) & mask;
+
+	return cmp == SE_GT ? v > value : cmp == SE_EQ ? v == value : v != value;
+}
+
+enum se_wait_end { SE_WAIT_DONE, SE_WAIT_CANCEL, SE_WAIT_DESTROYED };
+
+/*
+ * Blocks without allocating: spin, then sleep on the wake-up sequence (or yield). A
+ * device wait also ends when its context is being destroyed or the event is.
+ */
+static enum se_wait_end se_wait(const struct doca_sync_event *event, enum se_cmp cmp, uint64_t value, uint64_t mask,
+				bool yield, bool device)
+{
+	for (int i = 0; i < SE_SPIN; i++) {
+		if (se_done(event, cmp, value, mask))
+			return SE_WAIT_DONE;
+		cpu_relax();
+	}
+	for (;;) {
+		if (device && atomic_load(&event->destroyed))
+			return SE_WAIT_DESTROYED;
+		if (device && dpa_dev_cancelled())
+			return SE_WAIT_CANCEL;
+		uint32_t snap = dpa_wait_snapshot();
+
+		if (se_done(event, cmp, value, mask))
+			return SE_WAIT_DONE;
+		if (device && (atomic_load(&event->destroyed) || dpa_dev_cancelled()))
+			continue;
+		if (yield)
+			sched_yield();
+		else
+			dpa_wait_seq(snap, 0);
+	}
+}
+
+static doca_error_t se_wait_api(struct doca_sync_event *event, enum se_cmp cmp, uint64_t value, uint64_t mask,
+				bool yield, const char *func)
+{
+	doca_error_t r = se_check(event, func, true);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	se_wait(event, cmp, value, mask, yield, false);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_sync_event_wait_gt(struct doca_sync_event *event, uint64_t value, uint64_t mask)
+{
+	return se_wait_api(event, SE_GT, value, mask, false, __func__);
+}
+
+doca_error_t doca_sync_event_wait_gt_yield(struct doca_sync_event *event, uint64_t value, uint64_t mask)
+{
+	return se_wait_api(event, SE_GT, value, mask, true, __func__);
+}
+
+doca_error_t doca_sync_event_wait_eq(struct doca_sync_event *event, uint64_t value, uint64_t mask)
+{
+	return se_wait_api(event, SE_EQ, value, mask, false, __func__);
+}
+
+doca_error_t doca_sync_event_wait_eq_yield(struct doca_sync_event *event, uint64_t value, uint64_t mask)
+{
+	return se_wait_api(event, SE_EQ, value, mask, true, __func__);
+}
+
+doca_error_t doca_sync_event_wait_neq(struct doca_sync_event *event, uint64_t value, uint64_t mask)
+{
+	return se_wait_api(event, SE_NEQ, value, mask, false, __func__);
+}
+
+doca_error_t doca_sync_event_wait_neq_yield(struct doca_sync_event *event, uint64_t value, uint64_t mask)
+{
+	return se_wait_api(event, SE_NEQ, value, mask, true, __func__);
+}
+
+/* ------------------------------------------------------------ DPA export */
+
+doca_error_t doca_sync_event_cap_is_export_to_dpa_supported(const struct doca_devinfo *devinfo)
+{
+	const struct core_dev_caps *caps = core_devinfo_caps(devinfo);
+
+	if (caps == NULL) {
+		CORE_LOG_ERR("%s: devinfo is %s", __func__, devinfo == NULL ? "NULL" : "not a doca_devinfo");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return caps->has_dpa ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_sync_event_get_dpa_handle(struct doca_sync_event *event, struct doca_dpa *dpa,
+					    doca_dpa_dev_sync_event_t *dpa_dev_se_handle)
+{
+	doca_error_t r = se_check(event, __func__, true);
+
+	if (r != DOCA_SUCCESS)
+		return r;
+	if (!dpa_valid(dpa) || dpa_dev_se_handle == NULL) {
+		CORE_LOG_ERR("%s: %s", __func__,
+			     dpa_dev_se_handle == NULL ? "dpa_dev_se_handle is NULL"
+			     : dpa == NULL	       ? "dpa is NULL"
+						       : "dpa is not a doca_dpa");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	bool named = false;
+
+	for (unsigned int i = 0; i < event->ndpas; i++)
+		named |= event->dpas[i] == dpa;
+	if (!named) {
+		CORE_LOG_ERR("%s: sync event %u has no DPA location on DPA context %u "
+			     "(add_publisher/subscriber_location_dpa before start)",
+			     __func__, event->id, dpa->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (!event->has_slot) {
+		pthread_mutex_lock(&se_lock);
+		for (uint32_t n = 0; n < SE_SLOTS; n++) {
+			uint32_t s = (se_next_slot + n) % SE_SLOTS;
+
+			if (atomic_load(&se_slots[s]) == NULL) {
+				event->slot = s;
+				event->gen = se_slot_gen[s] & 0xffffffu;
+				atomic_store(&se_slots[s], event);
+				event->has_slot = true;
+				se_next_slot = s + 1;
+				break;
+			}
+		}
+		pthread_mutex_unlock(&se_lock);
+		if (!event->has_slot) {
+			CORE_LOG_ERR("%s: %u sync events already exported to the DPA", __func__, SE_SLOTS);
+			return DOCA_ERROR_FULL;
+		}
+	}
+	*dpa_dev_se_handle = SE_HANDLE_TAG | ((uint64_t)event->gen << 24) | event->slot;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_sync_event_export_to_remote_net(struct doca_sync_event *event, const uint8_t **data, size_t *sz)
+{
+	if (!se_valid(event) || data == NULL || sz == NULL) {
+		CORE_LOG_ERR("%s: NULL or invalid argument", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	CORE_LOG_ERR("%s: remote-net sync events are not emulated (flowdpa has no remote host)", __func__);
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_sync_event_remote_net_create_from_export(struct doca_dev *dev, const uint8_t *data, size_t sz,
+							   struct doca_sync_event_remote_net **event)
+{
+	if (dev == NULL || data == NULL || sz == 0 || event == NULL) {
+		CORE_LOG_ERR("%s: NULL or zero argument", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	CORE_LOG_ERR("%s: remote-net sync events are not emulated (flowdpa has no remote host)", __func__);
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_sync_event_remote_net_get_dpa_handle(struct doca_sync_event_remote_net *event, struct doca_dpa *dpa,
+						       doca_dpa_dev_sync_event_remote_net_t *dpa_remote_event)
+{
+	if (event == NULL || dpa == NULL || dpa_remote_event == NULL) {
+		CORE_LOG_ERR("%s: NULL argument", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	CORE_LOG_ERR("%s: remote-net sync events are not emulated (flowdpa has no remote host)", __func__);
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_sync_event_remote_net_destroy(struct doca_sync_event_remote_net *event)
+{
+	if (event == NULL) {
+		CORE_LOG_ERR("%s: event is NULL", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	/* No call creates one, so any non-NULL pointer is foreign. */
+	CORE_LOG_ERR("%s: %p is not a remote-net sync event (none can be created in flowdpa)", __func__,
+		     (void *)event);
+	return DOCA_ERROR_INVALID_VALUE;
+}
+
+/* ------------------------------------------------------------ device side */
+
+/*
+ * The event behind a device handle, counted as in use until se_put; a fatal device
+ * error (does not return) if the handle is not a started event's.
+ */
+static struct doca_sync_event *se_get(doca_dpa_dev_sync_event_t h, const char *func)
+{
+	uint32_t slot = (uint32_t)(h & 0xffffffu);
+	uint32_t gen = (uint32_t)((h >> 24) & 0xffffffu);
+	struct doca_sync_event *e = NULL;
+
+	if ((h & SE_HANDLE_TAG_MASK) == SE_HANDLE_TAG && slot < SE_SLOTS) {
+		atomic_fetch_add(&se_slot_users[slot], 1);
+		e = atomic_load(&se_slots[slot]);
+		if (e == NULL || e->gen != gen || !e->started) {
+			atomic_fetch_sub(&se_slot_users[slot], 1);
+			dpa_wake_all();
+			e = NULL;
+		}
+	}
+	if (e == NULL)
+		dpa_dev_fatal("%s: 0x%" PRIx64 " is not the handle of a started sync event "
+			      "(destroyed, stopped, or not from doca_sync_event_get_dpa_handle)",
+			      func, h);
+	return e;
+}
+
+static void se_put(struct doca_sync_event *e)
+{
+	/* Read before the release: once the count drops, destroy may free e. */
+	uint32_t slot = e->slot;
+	bool destroyed = atomic_load(&e->destroyed);
+
+	atomic_fetch_sub(&se_slot_users[slot], 1);
+	if (destroyed)
+		dpa_wake_all();
+}
+
+void doca_dpa_dev_sync_event_get(doca_dpa_dev_sync_event_t dpa_dev_se_handle, uint64_t *value)
+{
+	struct doca_sync_event *e = se_get(dpa_dev_se_handle, __func__);
+
+	if (e == NULL)
+		return;
+	if (value)
+		*value = atomic_load_explicit(e->value, memory_order_acquire);
+	se_put(e);
+}
+
+void doca_dpa_dev_sync_event_update_add(doca_dpa_dev_sync_event_t dpa_dev_se_handle, uint64_t value)
+{
+	struct doca_sync_event *e = se_get(dpa_dev_se_handle, __func__);
+
+	if (e == NULL)
+		return;
+	dpa_sync_event_complete(e, true, value);
+	se_put(e);
+}
+
+void doca_dpa_dev_sync_event_update_set(doca_dpa_dev_sync_event_t dpa_dev_se_handle, uint64_t value)
+{
+	struct doca_sync_event *e = se_get(dpa_dev_se_handle, __func__);
+
+	if (e == NULL)
+		return;
+	dpa_sync_event_complete(e, false, value);
+	se_put(e);
+}
+
+void doca_dpa_dev_sync_event_wait_gt(doca_dpa_dev_sync_event_t dpa_dev_se_handle, uint64_t value, uint64_t mask)
+{
+	struct doca_sync_event *e = se_get(dpa_dev_se_handle, __func__);
+
+	if (e == NULL)
+		return;
+	enum se_wait_end end = se_wait(e, SE_GT, value, mask, false, true);
+	uint32_t id = e->id;
+
+	se_put(e); /* before leaving the instance: destroy may be waiting for it */
+	if (end == SE_WAIT_CANCEL)
+		dpa_dev_check_cancel();
+	else if (end == SE_WAIT_DESTROYED)
+		dpa_dev_fatal("doca_dpa_dev_sync_event_wait_gt: sync event %u was destroyed while this kernel "
+			      "waited on it",
+			      id);
+}

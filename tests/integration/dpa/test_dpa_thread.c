@@ -1,0 +1,325 @@
+/*
+ * test_dpa_thread.c - DPA thread objects: a thread triggered through its notification
+ * completion from an RPC and from a kernel runs its function once per trigger, sees its
+ * local storage, reschedules and finishes; EU affinities; and every refusal of the
+ * thread, notification-completion and affinity calls, with the objects left intact.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <doca_dpa.h>
+#include <doca_sync_event.h>
+
+#include "../../unit/dpa/dpa_test_util.h"
+#include "device/dpa_test_defs.h"
+
+extern struct doca_dpa_app *dpa_test_app;
+extern doca_dpa_func_t thread_kernel, thread_noarg_kernel, thread_blocking_kernel, notify_kernel, notify_rpc,
+	add_rpc, rank_kernel, args13_kernel;
+
+struct fx {
+	struct doca_dev *dev;
+	struct doca_dpa *dpa;
+	struct doca_sync_event *done;
+	doca_dpa_dev_sync_event_t done_h;
+};
+
+static int fx_setup(void **state)
+{
+	static struct fx f;
+
+	f.dev = dpa_test_open_dev(0);
+	assert_int_equal(doca_dpa_create(f.dev, &f.dpa), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_set_app(f.dpa, dpa_test_app), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_start(f.dpa), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_create(&f.done), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_add_publisher_location_dpa(f.done, f.dpa), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_start(f.done), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_get_dpa_handle(f.done, f.dpa, &f.done_h), DOCA_SUCCESS);
+	dpa_test_log_clear();
+	*state = &f;
+	return 0;
+}
+
+static int fx_teardown(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(doca_sync_event_destroy(f->done), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_destroy(f->dpa), DOCA_SUCCESS);
+	assert_int_equal(doca_dev_close(f->dev), DOCA_SUCCESS);
+	return 0;
+}
+
+static uint64_t event_value(struct doca_sync_event *ev)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(doca_sync_event_get(ev, &v), DOCA_SUCCESS);
+	return v;
+}
+
+/* ping_pong order: create, func/arg, local storage, start, notification, run; trigger. */
+static void test_thread_runs_once_per_trigger(void **state)
+{
+	struct fx *f = *state;
+	struct doca_dpa_thread *t;
+	struct doca_dpa_notification_completion *n;
+	doca_dpa_dev_notification_completion_t nh = 0;
+	doca_dpa_dev_uintptr_t st_dev = 0, tls = 0;
+	struct dpa_test_thread_state st = {.done_event = f->done_h, .finish_at = 3};
+	uint64_t ret = 0;
+	uint32_t id = 0;
+
+	assert_int_equal(doca_dpa_mem_alloc(f->dpa, sizeof(st), &st_dev), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_mem_alloc(f->dpa, 64, &tls), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_h2d_memcpy(f->dpa, st_dev, &st, sizeof(st)), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_create(f->dpa, &t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_set_func_arg(t, &thread_kernel, st_dev), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_set_local_storage(t, tls), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_start(t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_create(f->dpa, t, &n), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_start(n), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_get_dpa_handle(n, &nh), DOCA_SUCCESS);
+	assert_true(nh != 0);
+	assert_int_equal(doca_dpa_thread_get_id(t, &id), DOCA_SUCCESS);
+	assert_true(id != 0);
+
+	/* A trigger before run is kept until the thread is runnable. */
+	assert_int_equal(doca_dpa_rpc(f->dpa, &notify_rpc, &ret, nh), DOCA_SUCCESS);
+	assert_int_equal(ret, 1);
+	usleep(20 * 1000);
+	assert_int_equal(event_value(f->done), 0);
+	assert_int_equal(doca_dpa_thread_run(t), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_wait_gt(f->done, 0, UINT64_MAX), DOCA_SUCCESS);
+	/* Second trigger from a kernel. */
+	assert_int_equal(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, NULL, 0, 1, &notify_kernel, nh),
+			 DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_wait_gt(f->done, 1, UINT64_MAX), DOCA_SUCCESS);
+	/* Third run finishes the thread; a fourth trigger does nothing. */
+	assert_int_equal(doca_dpa_rpc(f->dpa, &notify_rpc, &ret, nh), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_wait_gt(f->done, 2, UINT64_MAX), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_rpc(f->dpa, &notify_rpc, &ret, nh), DOCA_SUCCESS);
+	usleep(30 * 1000);
+	assert_int_equal(event_value(f->done), 3);
+	assert_int_equal(doca_dpa_d2h_memcpy(f->dpa, &st, st_dev, sizeof(st)), DOCA_SUCCESS);
+	assert_int_equal(st.runs, 3);
+	assert_int_equal(st.tls_seen, tls);
+	assert_int_equal(st.rank_seen, 1); /* rank 0 of 1 */
+	assert_int_equal(doca_dpa_peek_at_last_error(f->dpa), DOCA_SUCCESS);
+
+	/* Teardown as the samples do it: destroy without stop. */
+	assert_int_equal(doca_dpa_notification_completion_destroy(n), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_destroy(t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_mem_free(f->dpa, st_dev), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_mem_free(f->dpa, tls), DOCA_SUCCESS);
+}
+
+/* A thread function without parameters, notified many times from many kernel instances. */
+static void test_noarg_thread_and_many_triggers(void **state)
+{
+	struct fx *f = *state;
+	struct doca_dpa_thread *t;
+	struct doca_dpa_notification_completion *n;
+	doca_dpa_dev_notification_completion_t nh = 0;
+	doca_dpa_dev_uintptr_t tls = 0;
+	doca_dpa_func_t *got = NULL;
+	uint64_t arg = 1;
+
+	assert_int_equal(doca_dpa_mem_alloc(f->dpa, 8, &tls), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_h2d_memcpy(f->dpa, tls, &f->done_h, 8), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_create(f->dpa, &t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_set_func_arg(t, &thread_noarg_kernel, 0), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_get_func_arg(t, &got, &arg), DOCA_SUCCESS);
+	assert_ptr_equal(got, &thread_noarg_kernel);
+	assert_int_equal(arg, 0);
+	assert_int_equal(doca_dpa_thread_set_local_storage(t, tls), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_start(t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_create(f->dpa, t, &n), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_start(n), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_get_dpa_handle(n, &nh), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_run(t), DOCA_SUCCESS);
+	/* 32 instances notify; triggers may merge, but at least one run follows the last. */
+	assert_int_equal(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, NULL, 0, 32, &notify_kernel, nh),
+			 DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_wait_gt(f->done, 0, UINT64_MAX), DOCA_SUCCESS);
+	usleep(30 * 1000);
+	uint64_t runs = event_value(f->done);
+
+	assert_true(runs >= 1 && runs <= 32);
+	assert_int_equal(doca_dpa_notification_completion_stop(n), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_stop(t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_destroy(n), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_destroy(t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_mem_free(f->dpa, tls), DOCA_SUCCESS);
+}
+
+/* Stop and destroy end a run blocked in a device wait. */
+static void test_stop_ends_blocked_run(void **state)
+{
+	struct fx *f = *state;
+	struct doca_dpa_thread *t;
+	struct doca_dpa_notification_completion *n;
+	doca_dpa_dev_notification_completion_t nh = 0;
+	struct doca_sync_event *never;
+	doca_dpa_dev_sync_event_t never_h = 0;
+	uint64_t ret = 0;
+
+	assert_int_equal(doca_sync_event_create(&never), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_add_subscriber_location_dpa(never, f->dpa), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_start(never), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_get_dpa_handle(never, f->dpa, &never_h), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_create(f->dpa, &t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_set_func_arg(t, &thread_blocking_kernel, never_h), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_start(t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_create(f->dpa, t, &n), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_start(n), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_get_dpa_handle(n, &nh), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_run(t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_rpc(f->dpa, &notify_rpc, &ret, nh), DOCA_SUCCESS);
+	usleep(20 * 1000);
+	assert_int_equal(doca_dpa_thread_stop(t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_run(t), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_log("is not started");
+	/* Restartable after stop. */
+	assert_int_equal(doca_dpa_thread_start(t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_destroy(n), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_destroy(t), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_destroy(never), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_peek_at_last_error(f->dpa), DOCA_SUCCESS);
+}
+
+static void test_thread_refusals(void **state)
+{
+	struct fx *f = *state;
+	struct doca_dpa_thread *t, *other_t;
+	struct doca_dpa_notification_completion *n, *n2;
+	doca_dpa_dev_notification_completion_t nh;
+	doca_dpa_func_t *func;
+	uint64_t arg, ret;
+	struct doca_dpa *stopped;
+
+	assert_int_equal(doca_dpa_thread_create(NULL, &t), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_log("dpa is NULL");
+	assert_int_equal(doca_dpa_thread_create(f->dpa, NULL), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_log("dpa_thread is NULL");
+	assert_int_equal(doca_dpa_thread_create(f->dpa, &t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_get_func_arg(t, &func, &arg), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_log("has no function set");
+	assert_int_equal(doca_dpa_thread_start(t), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_log("has no function");
+	assert_int_equal(doca_dpa_thread_set_func_arg(t, NULL, 0), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_log("func is NULL");
+	assert_int_equal(doca_dpa_thread_set_func_arg(t, &add_rpc, 0), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_log("func is an RPC");
+	assert_int_equal(doca_dpa_thread_set_func_arg(t, &args13_kernel, 0), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_log("takes one uint64_t argument or none");
+	assert_int_equal(doca_dpa_thread_set_func_arg(t, (doca_dpa_func_t *)(void (*)(void))test_thread_refusals, 0),
+			 DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_log("func is not a kernel of the context's app");
+	assert_int_equal(doca_dpa_thread_run(t), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_log("is not started");
+	assert_int_equal(doca_dpa_thread_stop(t), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_log("is not started");
+	assert_int_equal(doca_dpa_thread_set_func_arg(t, &rank_kernel, 0), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_create(f->dpa, t, &n), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_create(f->dpa, t, &n2), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_log("already has a notification completion");
+	assert_int_equal(doca_dpa_notification_completion_start(n), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_log("is not started (call doca_dpa_thread_start first)");
+	assert_int_equal(doca_dpa_notification_completion_get_dpa_handle(n, &nh), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_log("is not started");
+	assert_int_equal(doca_dpa_notification_completion_stop(n), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_log("is not started");
+	assert_int_equal(doca_dpa_thread_start(t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_start(t), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_log("is started; configure it before doca_dpa_thread_start");
+	assert_int_equal(doca_dpa_thread_set_func_arg(t, &rank_kernel, 1), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_log("is started");
+	assert_int_equal(doca_dpa_thread_set_local_storage(t, 0), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_log("is started");
+	assert_int_equal(doca_dpa_notification_completion_start(n), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_start(n), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_log("is already started");
+	/* The context is held: stop and destroy refuse. */
+	assert_int_equal(doca_dpa_stop(f->dpa), DOCA_ERROR_IN_USE);
+	dpa_test_expect_log("DPA thread object(s)");
+	assert_int_equal(doca_dpa_destroy(f->dpa), DOCA_ERROR_IN_USE);
+	dpa_test_expect_log("2 DPA thread object(s)");
+	assert_int_equal(doca_dpa_thread_destroy(t), DOCA_ERROR_IN_USE);
+	dpa_test_expect_log("still has a notification completion");
+	/* Another context's thread. */
+	assert_int_equal(doca_dpa_create(f->dev, &stopped), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_create(stopped, &other_t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_notification_completion_create(f->dpa, other_t, &n2), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_log("belongs to DPA context");
+	assert_int_equal(doca_dpa_thread_set_func_arg(other_t, &rank_kernel, 0), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_log("has no application");
+	assert_int_equal(doca_dpa_thread_destroy(other_t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_destroy(stopped), DOCA_SUCCESS);
+	/* A forged notification handle is a fatal device error. */
+	assert_int_equal(doca_dpa_rpc(f->dpa, &notify_rpc, &ret, 0x7c00000000000fffull), DOCA_ERROR_DRIVER);
+	dpa_test_expect_log("RPC notify_rpc (rank 0 of 1) stopped by a fatal device error",
+			    "is not the handle of a started notification completion");
+	uint64_t junk[8] = {0};
+
+	assert_int_equal(doca_dpa_thread_destroy((struct doca_dpa_thread *)junk), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_log("not a doca_dpa_thread");
+	assert_int_equal(doca_dpa_notification_completion_destroy(NULL), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_log("notify_comp is NULL");
+	assert_int_equal(doca_dpa_notification_completion_destroy(n), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_destroy(t), DOCA_SUCCESS);
+}
+
+static void test_eu_affinity(void **state)
+{
+	struct fx *f = *state;
+	struct doca_dpa_eu_affinity *a;
+	const struct doca_dpa_eu_affinity *got;
+	struct doca_dpa_thread *t;
+	unsigned int eu = 0, total = 0;
+
+	assert_int_equal(doca_dpa_get_total_num_eus_available(f->dpa, &total), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_eu_affinity_create(f->dpa, NULL), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_log("affinity is NULL");
+	assert_int_equal(doca_dpa_eu_affinity_create(f->dpa, &a), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_eu_affinity_get(a, &eu), DOCA_ERROR_NOT_FOUND);
+	dpa_test_expect_log("no EU is set");
+	assert_int_equal(doca_dpa_eu_affinity_set(a, total), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_log("does not exist");
+	assert_int_equal(doca_dpa_eu_affinity_set(a, total - 1), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_eu_affinity_get(a, &eu), DOCA_SUCCESS);
+	assert_int_equal(eu, total - 1);
+	assert_int_equal(doca_dpa_thread_create(f->dpa, &t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_get_affinity(t, &got), DOCA_ERROR_NOT_FOUND);
+	dpa_test_expect_log("has no affinity");
+	assert_int_equal(doca_dpa_thread_set_affinity(t, a), DOCA_SUCCESS);
+	/* The thread copied the EU: reuse the affinity object (as nvqual does). */
+	assert_int_equal(doca_dpa_eu_affinity_set(a, 1), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_get_affinity(t, &got), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_eu_affinity_get((struct doca_dpa_eu_affinity *)got, &eu), DOCA_SUCCESS);
+	assert_int_equal(eu, total - 1);
+	assert_int_equal(doca_dpa_eu_affinity_destroy((struct doca_dpa_eu_affinity *)got), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_log("not a doca_dpa_eu_affinity");
+	assert_int_equal(doca_dpa_eu_affinity_clear(a), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_eu_affinity_get(a, &eu), DOCA_ERROR_NOT_FOUND);
+	dpa_test_expect_log("no EU is set");
+	assert_int_equal(doca_dpa_eu_affinity_destroy(a), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_thread_destroy(t), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_eu_affinity_destroy(NULL), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_log("affinity is NULL");
+}
+
+int main(void)
+{
+	dpa_test_log_setup(DOCA_LOG_LEVEL_WARNING);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_thread_runs_once_per_trigger, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_noarg_thread_and_many_triggers, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_stop_ends_blocked_run, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_thread_refusals, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_eu_affinity, fx_setup, fx_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
