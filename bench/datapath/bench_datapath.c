@@ -1,0 +1,349 @@
+/*
+ * bench_datapath.c - datapath and insertion benchmark of the software NIC through the
+ * DOCA Flow API, with 64-byte UDP/IPv4 frames:
+ *   W1: one root BASIC pipe, exact match on the IPv4 destination, N entries, per-entry
+ *       counter, per-entry UDP source-port rewrite, fwd port (the XDP peer's workload).
+ *       N = 1024: frames cycle over all entries. N = 1M: every frame hits a different
+ *       entry chosen by a full-period LCG over all N keys (the peer's "rotate" walk).
+ *   W2: root BASIC on the 5-tuple -> HASH pipe (1024 entries, counter, source-port path
+ *       selector) -> port.
+ *   insert: hash_add_entry + entries_process into a 1M-entry HASH pipe, entries/s.
+ * One worker is timed with its thread CPU time (like the peer); two workers by wall
+ * time over both. Counters are checked against the packets sent.
+ * Output: key=value lines. Usage: bench_datapath [-q] [-1] [-i]
+ * (-q: fewer packets; -1: W1 N=1024 with one worker only; -i: insertion only; both
+ * for profiling).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <nic/nic.h>
+
+#include "flow_test_common.h"
+
+#define BURST 32
+
+static struct doca_flow_port *ports[2];
+static uint64_t pkts_per_run = 20000000;
+static bool one_worker; /* -1: profile the one-worker W1 N=1024 run alone */
+
+static double now_s(clockid_t c)
+{
+	struct timespec ts;
+	clock_gettime(c, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void die(const char *what, doca_error_t err)
+{
+	fprintf(stderr, "bench_datapath: %s: %s\n", what, doca_error_get_name(err));
+	exit(1);
+}
+
+#define TRY(call)                                        \
+	do {                                             \
+		doca_error_t _e = (call);                \
+		if (_e != DOCA_SUCCESS)                  \
+			die(#call, _e);                  \
+	} while (0)
+
+/* ------------------------------------------------------------------ workers */
+
+enum walk { WALK_CYCLE, WALK_LCG };
+
+struct worker {
+	pthread_t th;
+	enum walk walk;
+	uint32_t n_keys;     /* keys of this worker (a power of two) */
+	uint32_t start;	     /* first key of this worker */
+	uint64_t pkts;	     /* to send */
+	int w2;		     /* 5-tuple frames (W2) */
+	double cpu_s;
+	uint8_t frames[BURST][64];
+};
+
+/* Frame for key i: dst 10.0.0.0 + i (W1); W2 also varies the source port. */
+static void make_frame(uint8_t *f, uint32_t i, int w2)
+{
+	nic_gen_frame(i, f);
+	if (w2) {
+		f[34] = (uint8_t)(i >> 8);
+		f[35] = (uint8_t)i;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct nic_buf bufs[BURST];
+	uint32_t k = 0;
+	/* Full-period LCG mod 2^m for the rotate walk (n_keys a power of two). */
+	const uint32_t mask = w->n_keys - 1;
+	for (int i = 0; i < BURST; i++) {
+		make_frame(w->frames[i], w->start + ((k + (uint32_t)i) & mask), w->w2);
+		bufs[i].data = w->frames[i];
+		bufs[i].len = 64;
+	}
+	double t0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	for (uint64_t sent = 0; sent < w->pkts; sent += BURST) {
+		for (int i = 0; i < BURST; i++) {
+			if (w->walk == WALK_LCG)
+				k = (k * 1664525u + 1013904223u) & mask;
+			else
+				k = (k + 1) & mask;
+			uint8_t *f = w->frames[i];
+			uint32_t key = w->start + k, dst = 0x0a000000u + key;
+			f[30] = (uint8_t)(dst >> 24), f[31] = (uint8_t)(dst >> 16), f[32] = (uint8_t)(dst >> 8),
+			f[33] = (uint8_t)dst;
+			if (w->w2) {
+				f[34] = (uint8_t)(key >> 8);
+				f[35] = (uint8_t)key;
+			}
+		}
+		nic_port_rx_burst(0, bufs, BURST);
+	}
+	w->cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID) - t0;
+	return NULL;
+}
+
+/*
+ * Run nw workers; returns Mpps (1 worker: by thread CPU time; more: by wall time). Like
+ * RSS on a NIC, the N keys are split into nw disjoint ranges, one per worker, so
+ * together they cover all entries.
+ */
+static double run_workers(int nw, enum walk walk, uint32_t n_keys, int w2)
+{
+	struct worker *w = calloc((size_t)nw, sizeof(*w));
+	double t0 = now_s(CLOCK_MONOTONIC);
+	for (int i = 0; i < nw; i++) {
+		w[i].walk = walk;
+		w[i].n_keys = n_keys / (uint32_t)nw;
+		w[i].start = (uint32_t)i * w[i].n_keys;
+		w[i].pkts = pkts_per_run / (uint64_t)nw;
+		w[i].w2 = w2;
+		pthread_create(&w[i].th, NULL, worker_main, &w[i]);
+	}
+	for (int i = 0; i < nw; i++)
+		pthread_join(w[i].th, NULL);
+	double wall = now_s(CLOCK_MONOTONIC) - t0;
+	double mpps = nw == 1 ? (double)w[0].pkts / w[0].cpu_s / 1e6 : (double)pkts_per_run / wall / 1e6;
+	free(w);
+	return mpps;
+}
+
+/* ------------------------------------------------------------------ pipelines */
+
+static struct entries_status status;
+
+static void process_all(void)
+{
+	TRY(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0));
+	if (status.failure)
+		die("entry completion", DOCA_ERROR_UNKNOWN);
+}
+
+static struct doca_flow_pipe_entry **w1_build(uint32_t n, struct doca_flow_pipe **pipe)
+{
+	struct doca_flow_match m;
+	struct doca_flow_actions act, *acts[1] = {&act};
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_fwd miss = {.type = DOCA_FLOW_FWD_DROP};
+	struct doca_flow_pipe_cfg *cfg;
+	memset(&m, 0, sizeof(m));
+	memset(&act, 0, sizeof(act));
+	m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
+	m.outer.ip4.dst_ip = 0xffffffff;
+	act.outer.udp.l4_port.src_port = 0xffff;
+	TRY(doca_flow_pipe_cfg_create(&cfg, ports[0]));
+	TRY(set_flow_pipe_cfg(cfg, "W1", DOCA_FLOW_PIPE_BASIC, true));
+	TRY(doca_flow_pipe_cfg_set_nr_entries(cfg, n));
+	TRY(doca_flow_pipe_cfg_set_match(cfg, &m, NULL));
+	TRY(doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1));
+	TRY(doca_flow_pipe_cfg_set_monitor(cfg, &mon));
+	TRY(doca_flow_pipe_cfg_set_miss_counter(cfg, true));
+	TRY(doca_flow_pipe_create(cfg, &fwd, &miss, pipe));
+	doca_flow_pipe_cfg_destroy(cfg);
+	struct doca_flow_pipe_entry **e = calloc(n, sizeof(*e));
+	for (uint32_t i = 0; i < n; i++) {
+		m.outer.ip4.dst_ip = DOCA_HTOBE32(0x0a000000u + i);
+		act.outer.udp.l4_port.src_port = DOCA_HTOBE16((uint16_t)(10000 + i % 50000));
+		TRY(doca_flow_pipe_basic_add_entry(0, *pipe, &m, 0, &act, NULL, NULL, 0, &status, &e[i]));
+		if ((i & 4095) == 4095)
+			process_all();
+	}
+	process_all();
+	return e;
+}
+
+static uint64_t sum_entries(struct doca_flow_pipe_entry **e, uint32_t n)
+{
+	uint64_t s = 0;
+	for (uint32_t i = 0; i < n; i++)
+		s += ft_entry_pkts(e[i]);
+	return s;
+}
+
+static void check_counted(const char *what, uint64_t counted, uint64_t expect)
+{
+	if (counted != expect) {
+		fprintf(stderr, "bench_datapath: %s: counters say %llu packets, %llu were sent\n", what,
+			(unsigned long long)counted, (unsigned long long)expect);
+		exit(3);
+	}
+}
+
+static void bench_w1(uint32_t n, const char *tag)
+{
+	struct doca_flow_pipe *pipe;
+	struct doca_flow_pipe_entry **e = w1_build(n, &pipe);
+	enum walk walk = n > 4096 ? WALK_LCG : WALK_CYCLE;
+	double m1 = run_workers(1, walk, n, 0);
+	double m2 = one_worker ? 0 : run_workers(2, walk, n, 0);
+	check_counted(tag, sum_entries(e, n), (one_worker ? 1 : 2) * pkts_per_run); /* runs of pkts_per_run */
+	printf("w1_%s_1w_mpps=%.2f\nw1_%s_2w_mpps=%.2f\n", tag, m1, tag, m2);
+	fflush(stdout);
+	doca_flow_pipe_destroy(pipe);
+	free(e);
+}
+
+static void bench_w2(void)
+{
+	const uint32_t n = 1024;
+	struct doca_flow_match m, mask;
+	struct doca_flow_actions act, *acts[1] = {&act};
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
+	struct doca_flow_fwd to1 = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_fwd drop = {.type = DOCA_FLOW_FWD_DROP};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *hash, *root;
+	struct doca_flow_pipe_entry **he = calloc(n, sizeof(*he));
+
+	memset(&mask, 0, sizeof(mask));
+	memset(&act, 0, sizeof(act));
+	mask.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
+	mask.outer.ip4.dst_ip = 0xffffffff;
+	mask.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
+	mask.outer.udp.l4_port.src_port = 0xffff;
+	act.outer.udp.l4_port.src_port = 0xffff;
+	TRY(doca_flow_pipe_cfg_create(&cfg, ports[0]));
+	TRY(set_flow_pipe_cfg(cfg, "W2_HASH", DOCA_FLOW_PIPE_HASH, false));
+	TRY(doca_flow_pipe_cfg_set_nr_entries(cfg, n));
+	TRY(doca_flow_pipe_cfg_set_match(cfg, NULL, &mask));
+	TRY(doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1));
+	TRY(doca_flow_pipe_cfg_set_monitor(cfg, &mon));
+	TRY(doca_flow_pipe_create(cfg, &to1, NULL, &hash));
+	doca_flow_pipe_cfg_destroy(cfg);
+	for (uint32_t i = 0; i < n; i++) {
+		act.outer.udp.l4_port.src_port = DOCA_HTOBE16((uint16_t)(20000 + i));
+		TRY(doca_flow_pipe_hash_add_entry(0, hash, i, 0, &act, NULL, NULL, 0, &status, &he[i]));
+	}
+	process_all();
+
+	memset(&m, 0, sizeof(m));
+	m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
+	m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
+	m.outer.ip4.src_ip = 0xffffffff;
+	m.outer.ip4.dst_ip = 0xffffffff;
+	m.outer.udp.l4_port.src_port = 0xffff;
+	m.outer.udp.l4_port.dst_port = 0xffff;
+	struct doca_flow_fwd to_hash = {.type = DOCA_FLOW_FWD_PIPE, .next_pipe = hash};
+	TRY(doca_flow_pipe_cfg_create(&cfg, ports[0]));
+	TRY(set_flow_pipe_cfg(cfg, "W2_ROOT", DOCA_FLOW_PIPE_BASIC, true));
+	TRY(doca_flow_pipe_cfg_set_nr_entries(cfg, n));
+	TRY(doca_flow_pipe_cfg_set_match(cfg, &m, NULL));
+	TRY(doca_flow_pipe_create(cfg, &to_hash, &drop, &root));
+	doca_flow_pipe_cfg_destroy(cfg);
+	for (uint32_t i = 0; i < n; i++) {
+		m.outer.ip4.src_ip = BE_IPV4_ADDR(192, 168, 0, 1);
+		m.outer.ip4.dst_ip = DOCA_HTOBE32(0x0a000000u + i);
+		m.outer.udp.l4_port.src_port = DOCA_HTOBE16((uint16_t)i);
+		m.outer.udp.l4_port.dst_port = DOCA_HTOBE16(5000);
+		TRY(doca_flow_pipe_basic_add_entry(0, root, &m, 0, NULL, NULL, NULL, 0, &status, NULL));
+	}
+	process_all();
+	double m1 = run_workers(1, WALK_CYCLE, n, 1);
+	double m2 = run_workers(2, WALK_CYCLE, n, 1);
+	check_counted("w2", sum_entries(he, n), 2 * pkts_per_run);
+	printf("w2_1w_mpps=%.2f\nw2_2w_mpps=%.2f\n", m1, m2);
+	fflush(stdout);
+	doca_flow_pipe_destroy(root);
+	doca_flow_pipe_destroy(hash);
+	free(he);
+}
+
+static void bench_insert(void)
+{
+	const uint32_t n = 1u << 20;
+	struct doca_flow_match mask;
+	struct doca_flow_actions act, *acts[1] = {&act};
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
+	struct doca_flow_fwd to1 = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *hash;
+	memset(&mask, 0, sizeof(mask));
+	memset(&act, 0, sizeof(act));
+	mask.outer.ip4.dst_ip = 0xffffffff;
+	act.outer.udp.l4_port.src_port = 0xffff;
+	TRY(doca_flow_pipe_cfg_create(&cfg, ports[0]));
+	TRY(set_flow_pipe_cfg(cfg, "INSERT", DOCA_FLOW_PIPE_HASH, false));
+	TRY(doca_flow_pipe_cfg_set_nr_entries(cfg, n));
+	TRY(doca_flow_pipe_cfg_set_match(cfg, NULL, &mask));
+	TRY(doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1));
+	TRY(doca_flow_pipe_cfg_set_monitor(cfg, &mon));
+	double tc = now_s(CLOCK_MONOTONIC);
+	TRY(doca_flow_pipe_create(cfg, &to1, NULL, &hash));
+	tc = now_s(CLOCK_MONOTONIC) - tc;
+	doca_flow_pipe_cfg_destroy(cfg);
+	memset(&status, 0, sizeof(status));
+	double t0 = now_s(CLOCK_MONOTONIC);
+	for (uint32_t i = 0; i < n; i++) {
+		act.outer.udp.l4_port.src_port = DOCA_HTOBE16((uint16_t)i);
+		TRY(doca_flow_pipe_hash_add_entry(0, hash, i, 0, &act, NULL, NULL,
+						  (i & 1023) == 1023 ? DOCA_FLOW_ENTRY_FLAGS_NO_WAIT
+								     : DOCA_FLOW_ENTRY_FLAGS_WAIT_FOR_BATCH,
+						  &status, NULL));
+		if ((i & 1023) == 1023)
+			TRY(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0));
+	}
+	double dt = now_s(CLOCK_MONOTONIC) - t0;
+	if (status.nb_processed != (int)n || status.failure)
+		die("insert completions", DOCA_ERROR_UNKNOWN);
+	printf("insert_meps=%.2f\ninsert_pipe_create_s=%.3f\n", (double)n / dt / 1e6, tc);
+	fflush(stdout);
+	doca_flow_pipe_destroy(hash);
+}
+
+int main(int argc, char **argv)
+{
+	/* -q: fewer packets; -1: W1 with N=1024 only (for profiling) */
+	bool only_hot = false, only_insert = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-q") == 0)
+			pkts_per_run = 2000000;
+		else if (strcmp(argv[i], "-1") == 0)
+			only_hot = one_worker = true;
+		else if (strcmp(argv[i], "-i") == 0)
+			only_insert = true;
+	}
+	pkts_per_run -= pkts_per_run % (2 * BURST);
+	if (init_doca_flow(1, "vnf,hws") != DOCA_SUCCESS || init_doca_flow_ports(2, ports) != DOCA_SUCCESS)
+		die("init", DOCA_ERROR_INITIALIZATION);
+	/* Keep no copies of the output: the benchmark measures the pipeline, not captures. */
+	TRY(flowdpa_port_capture_set_depth(1, 0));
+	TRY(flowdpa_host_capture_set_depth(0, 0));
+	if (!only_insert)
+		bench_w1(1024, "n1024");
+	if (only_insert) {
+		bench_insert();
+	} else if (!only_hot) {
+		bench_w1(1u << 20, "n1048576");
+		bench_w2();
+		bench_insert();
+	}
+	stop_doca_flow_ports(2, ports);
+	doca_flow_destroy();
+	return 0;
+}

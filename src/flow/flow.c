@@ -1,0 +1,578 @@
+/*
+ * flow.c - DOCA Flow global configuration, init/destroy and ports on the software NIC.
+ * A port is a NIC port with the same logical id, its entry queues and its shared
+ * counters; starting it also attaches the FLOWDPA_PORTn_RX/TX traffic configuration.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "flow_internal.h"
+
+DOCA_LOG_REGISTER(FLOW);
+
+struct flow_global flow_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+bool flow_inited(const char *who)
+{
+	if (!flow_g.inited) {
+		CORE_LOG_ERR("%s: DOCA Flow is not initialized (call doca_flow_init first)", who);
+		return false;
+	}
+	return true;
+}
+
+bool flow_port_valid(const struct doca_flow_port *port, const char *who)
+{
+	if (port == NULL) {
+		CORE_LOG_ERR("%s: port is NULL", who);
+		return false;
+	}
+	if (port->magic != FLOW_PORT_MAGIC || !port->started) {
+		CORE_LOG_ERR("%s: port is not a started DOCA Flow port", who);
+		return false;
+	}
+	return true;
+}
+
+bool flow_pipe_valid(const struct doca_flow_pipe *pipe, const char *who)
+{
+	if (pipe == NULL) {
+		CORE_LOG_ERR("%s: pipe is NULL", who);
+		return false;
+	}
+	if (pipe->magic == FLOW_PIPE_DEAD) {
+		CORE_LOG_ERR("%s: pipe '%s' was destroyed", who, pipe->name);
+		return false;
+	}
+	if (pipe->magic != FLOW_PIPE_MAGIC) {
+		CORE_LOG_ERR("%s: not a DOCA Flow pipe", who);
+		return false;
+	}
+	return true;
+}
+
+#define CHECK_CFG(cfg)                                                   \
+	do {                                                             \
+		if ((cfg) == NULL) {                                     \
+			CORE_LOG_ERR("%s: cfg is NULL", __func__);       \
+			return DOCA_ERROR_INVALID_VALUE;                 \
+		}                                                        \
+	} while (0)
+
+/* ------------------------------------------------------------------ global cfg */
+
+doca_error_t doca_flow_cfg_create(struct doca_flow_cfg **cfg)
+{
+	CHECK_CFG(cfg);
+	struct doca_flow_cfg *c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	c->pipe_queues = 1;
+	c->nr_shared[DOCA_FLOW_SHARED_RESOURCE_COUNTER] = FLOW_DEFAULT_SHARED_COUNTERS;
+	*cfg = c;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_cfg_destroy(struct doca_flow_cfg *cfg)
+{
+	CHECK_CFG(cfg);
+	free(cfg);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_cfg_set_pipe_queues(struct doca_flow_cfg *cfg, uint16_t pipe_queues)
+{
+	CHECK_CFG(cfg);
+	if (pipe_queues == 0 || pipe_queues > FLOW_MAX_QUEUES) {
+		CORE_LOG_ERR("%s: pipe_queues %u out of range 1..%u", __func__, pipe_queues, FLOW_MAX_QUEUES);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	cfg->pipe_queues = pipe_queues;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_cfg_set_mode_args(struct doca_flow_cfg *cfg, const char *mode_args)
+{
+	CHECK_CFG(cfg);
+	if (mode_args == NULL) {
+		CORE_LOG_ERR("%s: mode_args is NULL", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	size_t n = strcspn(mode_args, ",");
+	if (n == 3 && strncmp(mode_args, "vnf", 3) == 0)
+		cfg->switch_mode = false;
+	else if (n == 6 && strncmp(mode_args, "switch", 6) == 0)
+		cfg->switch_mode = true;
+	else {
+		CORE_LOG_ERR("%s: mode '%.*s' is neither 'vnf' nor 'switch'", __func__, (int)n, mode_args);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_cfg_set_nr_counters(struct doca_flow_cfg *cfg, uint32_t nr_counters)
+{
+	CHECK_CFG(cfg);
+	cfg->nr_counters = nr_counters;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_cfg_set_nr_meters(struct doca_flow_cfg *cfg, uint32_t nr_meters)
+{
+	CHECK_CFG(cfg);
+	(void)nr_meters;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_cfg_set_nr_shared_resource(struct doca_flow_cfg *cfg, uint32_t nr_shared_resource,
+						  enum doca_flow_shared_resource_type type)
+{
+	CHECK_CFG(cfg);
+	if ((uint32_t)type > DOCA_FLOW_SHARED_RESOURCE_IPSEC_SA) {
+		CORE_LOG_ERR("%s: unknown shared resource type %u", __func__, (unsigned)type);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	cfg->nr_shared[type] = nr_shared_resource;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_cfg_set_queue_depth(struct doca_flow_cfg *cfg, uint32_t queue_depth)
+{
+	CHECK_CFG(cfg);
+	(void)queue_depth;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_cfg_set_cb_pipe_process(struct doca_flow_cfg *cfg, doca_flow_pipe_process_cb cb)
+{
+	CHECK_CFG(cfg);
+	cfg->pipe_cb = cb;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_cfg_set_cb_entry_process(struct doca_flow_cfg *cfg, doca_flow_entry_process_cb cb)
+{
+	CHECK_CFG(cfg);
+	cfg->entry_cb = cb;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_cfg_set_cb_shared_resource_unbind(struct doca_flow_cfg *cfg,
+							 doca_flow_shared_resource_unbind_cb cb)
+{
+	CHECK_CFG(cfg);
+	(void)cb;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_cfg_set_rss_key(struct doca_flow_cfg *cfg, const uint8_t *rss_key, uint32_t rss_key_len)
+{
+	CHECK_CFG(cfg);
+	if (rss_key == NULL && rss_key_len) {
+		CORE_LOG_ERR("%s: rss_key is NULL with length %u", __func__, rss_key_len);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_cfg_set_nr_acl_collisions(struct doca_flow_cfg *cfg, uint8_t nr_acl_collisions)
+{
+	CHECK_CFG(cfg);
+	(void)nr_acl_collisions;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_cfg_set_definitions(struct doca_flow_cfg *cfg, const struct doca_flow_definitions *defs)
+{
+	CHECK_CFG(cfg);
+	(void)defs;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_cfg_set_resource_mode(struct doca_flow_cfg *cfg, const enum doca_flow_resource_mode mode)
+{
+	CHECK_CFG(cfg);
+	if (mode != DOCA_FLOW_RESOURCE_MODE_SYSTEM && mode != DOCA_FLOW_RESOURCE_MODE_PORT) {
+		CORE_LOG_ERR("%s: unknown resource mode %u", __func__, (unsigned)mode);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	cfg->resource_mode = mode;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_init(struct doca_flow_cfg *cfg)
+{
+	CHECK_CFG(cfg);
+	if (core_config_get() == NULL) {
+		CORE_LOG_ERR("%s: the flowdpa configuration is invalid (see the message above)", __func__);
+		return core_config_status();
+	}
+	pthread_mutex_lock(&flow_g.lock);
+	if (flow_g.inited) {
+		pthread_mutex_unlock(&flow_g.lock);
+		CORE_LOG_ERR("%s: DOCA Flow is already initialized", __func__);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	flow_g.cfg = *cfg;
+	flow_g.inited = true;
+	pthread_mutex_unlock(&flow_g.lock);
+	CORE_LOG_TRC("doca_flow_init: pipe_queues=%u mode=%s", cfg->pipe_queues, cfg->switch_mode ? "switch" : "vnf");
+	return DOCA_SUCCESS;
+}
+
+static void port_free(struct doca_flow_port *p);
+
+void doca_flow_destroy(void)
+{
+	if (!flow_g.inited)
+		return;
+	for (int i = NIC_MAX_PORTS - 1; i >= 0; i--)
+		if (flow_g.ports[i])
+			doca_flow_port_stop(flow_g.ports[i]);
+	pthread_mutex_lock(&flow_g.lock);
+	struct doca_flow_pipe *p = flow_g.all_pipes;
+	flow_g.all_pipes = NULL;
+	struct doca_flow_external_resource *r = flow_g.resources;
+	flow_g.resources = NULL;
+	flow_g.inited = false;
+	pthread_mutex_unlock(&flow_g.lock);
+	nic_shutdown();
+	flow_attr_cache_drain();
+	while (p) {
+		struct doca_flow_pipe *next = p->all_next;
+		p->magic = 0;
+		free(p);
+		p = next;
+	}
+	while (r) {
+		struct doca_flow_external_resource *next = r->next;
+		nic_idxsel_destroy(r->sel);
+		nic_mem_destroy(r->mem);
+		r->magic = 0;
+		free(r);
+		r = next;
+	}
+}
+
+/* ------------------------------------------------------------------ port cfg */
+
+#define CHECK_PCFG(cfg)                                                  \
+	do {                                                             \
+		if ((cfg) == NULL) {                                     \
+			CORE_LOG_ERR("%s: port cfg is NULL", __func__);  \
+			return DOCA_ERROR_INVALID_VALUE;                 \
+		}                                                        \
+	} while (0)
+
+doca_error_t doca_flow_port_cfg_create(struct doca_flow_port_cfg **cfg)
+{
+	CHECK_PCFG(cfg);
+	*cfg = calloc(1, sizeof(**cfg));
+	return *cfg ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
+}
+
+doca_error_t doca_flow_port_cfg_destroy(struct doca_flow_port_cfg *cfg)
+{
+	CHECK_PCFG(cfg);
+	free(cfg);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_port_cfg_set_devargs(struct doca_flow_port_cfg *cfg, const char *devargs)
+{
+	CHECK_PCFG(cfg);
+	if (devargs == NULL) {
+		CORE_LOG_ERR("%s: devargs is NULL", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_port_cfg_set_dev(struct doca_flow_port_cfg *cfg, struct doca_dev *dev)
+{
+	CHECK_PCFG(cfg);
+	cfg->has_dev = true;
+	cfg->dev = dev;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_port_cfg_set_dev_rep(struct doca_flow_port_cfg *cfg, struct doca_dev_rep *dev)
+{
+	CHECK_PCFG(cfg);
+	cfg->has_dev_rep = true;
+	cfg->dev_rep = dev;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_port_cfg_set_port_id(struct doca_flow_port_cfg *cfg, uint16_t port_id)
+{
+	CHECK_PCFG(cfg);
+	if (port_id >= NIC_MAX_PORTS) {
+		CORE_LOG_ERR("%s: port_id %u out of range 0..%u", __func__, port_id, NIC_MAX_PORTS - 1);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	cfg->has_port_id = true;
+	cfg->port_id = port_id;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_port_cfg_set_actions_mem_size(struct doca_flow_port_cfg *cfg, uint32_t size)
+{
+	CHECK_PCFG(cfg);
+	(void)size;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_port_cfg_set_nr_resources(struct doca_flow_port_cfg *cfg, enum doca_flow_resource resource,
+						 uint32_t nr_resources)
+{
+	CHECK_PCFG(cfg);
+	if ((uint32_t)resource > DOCA_FLOW_RESOURCE_IPSEC_SA) {
+		CORE_LOG_ERR("%s: unknown resource %u", __func__, (unsigned)resource);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	cfg->nr_resources[resource] = nr_resources;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_port_cfg_set_priv_data_size(struct doca_flow_port_cfg *cfg, uint16_t priv_data_size)
+{
+	CHECK_PCFG(cfg);
+	cfg->priv_data_size = priv_data_size;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_port_cfg_set_service_threads_cycle(struct doca_flow_port_cfg *cfg, uint32_t cycle_ms)
+{
+	CHECK_PCFG(cfg);
+	(void)cycle_ms;
+	return DOCA_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ ports */
+
+/* FLOWDPA_REPORT section of a port: NIC statistics and each pipe's counters. */
+static void port_report(struct core_json *j, void *arg)
+{
+	const struct doca_flow_port *p = arg;
+	struct nic_port_stats s;
+	core_json_key(j, "port_id");
+	core_json_u64(j, p->id);
+	if (nic_port_stats_get(p->id, &s) == DOCA_SUCCESS) {
+		const struct {
+			const char *k;
+			uint64_t v;
+		} f[] = {{"rx_pkts", s.rx_pkts},	 {"rx_bytes", s.rx_bytes},   {"rx_errors", s.rx_errors},
+			 {"tx_pkts", s.tx_pkts},	 {"tx_bytes", s.tx_bytes},   {"host_pkts", s.host_pkts},
+			 {"drops", s.drops},		 {"capture_overflow", s.capture_overflow}};
+		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+			core_json_key(j, f[i].k);
+			core_json_u64(j, f[i].v);
+		}
+	}
+	core_json_key(j, "pipes");
+	core_json_array_begin(j);
+	for (const struct doca_flow_pipe *pp = p->pipes; pp; pp = pp->port_next) {
+		uint64_t mp, mb;
+		core_json_object_begin(j);
+		core_json_key(j, "name");
+		core_json_str(j, pp->name);
+		core_json_key(j, "entries");
+		core_json_u64(j, nic_pipe_nr_live_entries(pp->nic));
+		if (nic_pipe_miss_read(pp->nic, &mp, &mb) == DOCA_SUCCESS) {
+			core_json_key(j, "miss_pkts");
+			core_json_u64(j, mp);
+		}
+		core_json_object_end(j);
+	}
+	core_json_array_end(j);
+}
+
+static void port_free(struct doca_flow_port *p)
+{
+	for (uint16_t q = 0; q < p->nr_queues; q++)
+		pthread_mutex_destroy(&p->queues[q].lock);
+	free(p->queues);
+	free(p->shared_counters);
+	free(p->priv);
+	p->magic = 0;
+	free(p);
+}
+
+doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct doca_flow_port **port)
+{
+	CHECK_PCFG(cfg);
+	if (port == NULL) {
+		CORE_LOG_ERR("%s: port is NULL", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!flow_inited(__func__))
+		return DOCA_ERROR_BAD_STATE;
+	if (!cfg->has_port_id) {
+		CORE_LOG_ERR("%s: the port cfg has no port id (doca_flow_port_cfg_set_port_id)", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (cfg->has_dev == cfg->has_dev_rep) {
+		CORE_LOG_ERR("%s: port %u: set exactly one of a device or a representor", __func__, cfg->port_id);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (cfg->has_dev && cfg->dev && core_dev_caps(cfg->dev) && !core_dev_caps(cfg->dev)->has_flow) {
+		CORE_LOG_ERR("%s: port %u: device %s has no flow steering", __func__, cfg->port_id,
+			     core_dev_caps(cfg->dev)->model_name);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	struct doca_flow_port *p = calloc(1, sizeof(*p));
+	if (p == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	p->id = cfg->port_id;
+	p->is_manager = flow_g.cfg.switch_mode && cfg->has_dev;
+	p->nr_queues = flow_g.cfg.pipe_queues;
+	p->queues = calloc(p->nr_queues, sizeof(*p->queues));
+	uint32_t nsc = flow_g.cfg.resource_mode == DOCA_FLOW_RESOURCE_MODE_PORT
+			       ? cfg->nr_resources[DOCA_FLOW_RESOURCE_COUNTER]
+			       : flow_g.cfg.nr_shared[DOCA_FLOW_SHARED_RESOURCE_COUNTER];
+	p->nr_shared_counters = nsc;
+	p->shared_counters = nsc ? calloc(nsc, sizeof(*p->shared_counters)) : NULL;
+	p->priv = cfg->priv_data_size ? calloc(1, cfg->priv_data_size) : NULL;
+	if (p->queues == NULL || (nsc && p->shared_counters == NULL) || (cfg->priv_data_size && p->priv == NULL)) {
+		free(p->queues);
+		free(p->shared_counters);
+		free(p->priv);
+		free(p);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	for (uint16_t q = 0; q < p->nr_queues; q++)
+		pthread_mutex_init(&p->queues[q].lock, NULL);
+
+	pthread_mutex_lock(&flow_g.lock);
+	doca_error_t err = DOCA_SUCCESS;
+	if (flow_g.ports[p->id]) {
+		CORE_LOG_ERR("%s: port id %u is already started", __func__, p->id);
+		err = DOCA_ERROR_ALREADY_EXIST;
+	} else {
+		err = nic_port_start(p->id);
+		if (err == DOCA_SUCCESS) {
+			err = nic_traffic_attach(p->id);
+			if (err != DOCA_SUCCESS)
+				nic_port_stop(p->id);
+		}
+	}
+	if (err == DOCA_SUCCESS) {
+		if (cfg->has_dev && cfg->dev)
+			core_dev_hold(cfg->dev);
+		p->dev = cfg->dev;
+		p->magic = FLOW_PORT_MAGIC;
+		p->started = true;
+		p->start_seq = ++flow_g.start_seq;
+		flow_g.ports[p->id] = p;
+		p->report = core_report_register("flow_port", port_report, p);
+		const struct core_dev_caps *caps = p->dev ? core_dev_caps(p->dev) : NULL;
+		nic_port_set_trace_pid(p->id, caps ? caps->index + 1 : 1);
+	}
+	pthread_mutex_unlock(&flow_g.lock);
+	if (err != DOCA_SUCCESS) {
+		port_free(p);
+		return err;
+	}
+	if (flow_g.cfg.switch_mode && !p->is_manager) {
+		/* A representor's traffic starts at its manager's root pipe. */
+		struct doca_flow_port *mgr = doca_flow_port_switch_get(p);
+		if (mgr)
+			nic_port_set_manager(p->id, mgr->id);
+	}
+	CORE_LOG_TRC("doca_flow_port_start: port %u%s", p->id, p->is_manager ? " (switch manager)" : "");
+	*port = p;
+	return DOCA_SUCCESS;
+}
+
+void doca_flow_port_pipes_flush(struct doca_flow_port *port)
+{
+	if (!flow_port_valid(port, __func__))
+		return;
+	pthread_mutex_lock(&flow_g.lock);
+	while (port->pipes)
+		flow_pipe_destroy_locked(port->pipes);
+	pthread_mutex_unlock(&flow_g.lock);
+}
+
+doca_error_t doca_flow_port_stop(struct doca_flow_port *port)
+{
+	if (!flow_port_valid(port, __func__))
+		return DOCA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&flow_g.lock);
+	if (port->is_manager) {
+		for (int i = 0; i < NIC_MAX_PORTS; i++) {
+			struct doca_flow_port *o = flow_g.ports[i];
+			if (o && o != port && !o->is_manager && o->start_seq > port->start_seq) {
+				pthread_mutex_unlock(&flow_g.lock);
+				CORE_LOG_ERR("%s: switch manager port %u still has representor port %u started", __func__,
+					     port->id, o->id);
+				return DOCA_ERROR_IN_USE;
+			}
+		}
+	}
+	/* Final state into the report while the pipes still exist. */
+	core_report_unregister(port->report);
+	port->report = NULL;
+	while (port->pipes)
+		flow_pipe_destroy_locked(port->pipes);
+	for (int i = 0; i < NIC_MAX_PORTS; i++)
+		if (flow_g.ports[i] && flow_g.ports[i]->pair == port)
+			flow_g.ports[i]->pair = NULL;
+	flow_g.ports[port->id] = NULL;
+	port->started = false;
+	pthread_mutex_unlock(&flow_g.lock);
+	nic_port_stop(port->id);
+	/* Drop the operations still queued (their entries died with the pipes). */
+	for (uint16_t q = 0; q < port->nr_queues; q++) {
+		struct flow_op *op = port->queues[q].head;
+		while (op) {
+			struct flow_op *next = op->next;
+			if (op->type == FLOW_OP_UPD)
+				free(op);
+			op = next;
+		}
+	}
+	if (port->dev)
+		core_dev_release(port->dev);
+	CORE_LOG_TRC("doca_flow_port_stop: port %u", port->id);
+	port_free(port);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_port_pair(struct doca_flow_port *port, struct doca_flow_port *pair_port)
+{
+	if (!flow_port_valid(port, __func__) || !flow_port_valid(pair_port, __func__))
+		return DOCA_ERROR_INVALID_VALUE;
+	port->pair = pair_port;
+	return DOCA_SUCCESS;
+}
+
+uint8_t *doca_flow_port_priv_data(struct doca_flow_port *port)
+{
+	if (!flow_port_valid(port, __func__))
+		return NULL;
+	return port->priv;
+}
+
+struct doca_flow_port *doca_flow_port_switch_get(const struct doca_flow_port *port)
+{
+	if (!flow_g.inited || !flow_g.cfg.switch_mode)
+		return NULL;
+	struct doca_flow_port *best = NULL;
+	pthread_mutex_lock(&flow_g.lock);
+	/* The manager of port: the last manager started before it (representors follow theirs). */
+	for (int i = 0; i < NIC_MAX_PORTS; i++) {
+		struct doca_flow_port *o = flow_g.ports[i];
+		if (o == NULL || !o->is_manager)
+			continue;
+		if (port == NULL) {
+			if (best == NULL || o->start_seq < best->start_seq)
+				best = o;
+		} else if (o->start_seq <= port->start_seq && (best == NULL || o->start_seq > best->start_seq)) {
+			best = o;
+		}
+	}
+	pthread_mutex_unlock(&flow_g.lock);
+	return best;
+}

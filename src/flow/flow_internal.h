@@ -1,0 +1,237 @@
+/*
+ * flow_internal.h - the objects behind DOCA Flow's opaque handles and the helpers the
+ * flow translation units share. The datapath state itself lives in the NIC (src/nic);
+ * these objects hold what DOCA Flow adds: configuration copies, entry queues and
+ * completion callbacks, template translation.
+ */
+#ifndef FLOWDPA_FLOW_INTERNAL_H_
+#define FLOWDPA_FLOW_INTERNAL_H_
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include <doca_flow.h>
+
+#include <core/core.h>
+#include <nic/nic.h>
+
+#define FLOW_PORT_MAGIC 0x66706f72u  /* "fpor" */
+#define FLOW_PIPE_MAGIC 0x66706970u  /* "fpip" */
+#define FLOW_PIPE_DEAD 0x66646561u   /* "fdea" */
+#define FLOW_ENTRY_MAGIC 0x66656e74u /* "fent" */
+#define FLOW_ENTRY_DEAD 0x66646e74u
+#define FLOW_EXTRES_MAGIC 0x66657872u /* "fexr" */
+#define FLOW_MAX_ACTIONS 8
+#define FLOW_MAX_QUEUES 256
+#define FLOW_DEFAULT_NR_ENTRIES 8192
+#define FLOW_DEFAULT_SHARED_COUNTERS 1024
+
+struct doca_flow_cfg {
+	uint16_t pipe_queues;
+	bool switch_mode;
+	uint32_t nr_counters;
+	uint32_t nr_shared[DOCA_FLOW_SHARED_RESOURCE_IPSEC_SA + 1];
+	enum doca_flow_resource_mode resource_mode;
+	doca_flow_entry_process_cb entry_cb;
+	doca_flow_pipe_process_cb pipe_cb;
+};
+
+struct doca_flow_port_cfg {
+	bool has_port_id;
+	uint16_t port_id;
+	bool has_dev, has_dev_rep;
+	struct doca_dev *dev;
+	struct doca_dev_rep *dev_rep;
+	uint16_t priv_data_size;
+	uint32_t nr_resources[DOCA_FLOW_RESOURCE_IPSEC_SA + 1];
+};
+
+enum flow_op_type {
+	FLOW_OP_ADD,
+	FLOW_OP_UPD,
+	FLOW_OP_DEL,
+};
+
+struct flow_op {
+	enum flow_op_type type;
+	struct doca_flow_pipe_entry *entry;
+	struct flow_op *next;
+};
+
+/* An update carries its new state; ADD and DEL ops are embedded in the entry. */
+struct flow_upd_op {
+	struct flow_op op;
+	struct nic_actions actions;
+	uint32_t ps_value;
+	struct nic_fwd fwd;
+};
+
+struct flow_queue {
+	pthread_mutex_t lock;
+	struct flow_op *head, *tail;
+	uint32_t pending;
+};
+
+struct flow_shared_counter {
+	bool allocated;
+	bool configured;
+	uint32_t refs;
+	struct nic_counter cnt;
+};
+
+struct doca_flow_port {
+	uint32_t magic;
+	uint16_t id;
+	bool started;
+	bool is_manager; /* switch mode: started with set_dev */
+	struct doca_dev *dev;
+	uint8_t *priv;
+	struct doca_flow_port *pair;
+	struct flow_queue *queues;
+	uint16_t nr_queues;
+	struct doca_flow_pipe *pipes; /* live pipes of the port */
+	uint32_t nr_shared_counters;
+	struct flow_shared_counter *shared_counters;
+	uint64_t start_seq;
+	struct core_report_section *report;
+};
+
+struct doca_flow_external_resource_cfg {
+	struct doca_flow_port *port;
+	bool has_type;
+	enum doca_flow_external_resource_type type;
+	uint32_t size;
+};
+
+struct doca_flow_external_resource {
+	uint32_t magic;
+	enum doca_flow_external_resource_type type;
+	struct doca_flow_port *port;
+	uint32_t size;
+	uint32_t bound; /* live pipes using it */
+	uint32_t exported; /* provider exports holding it */
+	struct nic_idxsel *sel;
+	struct nic_mem *mem;
+	struct doca_flow_external_resource *next;
+};
+
+/* A translated action template: fixed rewrites plus the fields each entry supplies. */
+struct flow_act_tmpl {
+	struct nic_actions fixed;
+	uint32_t chg_fields;
+	int nr_chg;
+	int single_chg; /* the one changeable field when nr_chg == 1 */
+	bool v6;	/* the template rewrites IPv6 (not IPv4) fields */
+};
+
+struct doca_flow_pipe_cfg {
+	struct doca_flow_port *port;
+	char name[64];
+	enum doca_flow_pipe_type type;
+	enum doca_flow_pipe_domain domain;
+	bool is_root;
+	uint32_t nr_entries;
+	bool has_match;
+	bool match_is_null;
+	struct doca_flow_match match;
+	bool has_match_mask;
+	struct doca_flow_match match_mask;
+	uint32_t nr_actions;
+	struct doca_flow_actions actions[FLOW_MAX_ACTIONS];
+	bool actions_null[FLOW_MAX_ACTIONS];
+	bool has_actions_mask[FLOW_MAX_ACTIONS];
+	struct doca_flow_actions actions_mask[FLOW_MAX_ACTIONS];
+	bool has_descs;
+	bool has_monitor;
+	struct doca_flow_monitor monitor;
+	bool miss_counter;
+	void *user_ctx;
+	uint32_t hash_alg;
+	struct doca_flow_external_resource *idxsel;
+	struct doca_flow_external_resource *mem;
+};
+
+struct doca_flow_pipe {
+	uint32_t magic;
+	struct doca_flow_port *port;
+	struct nic_pipe *nic;
+	enum doca_flow_pipe_type type;
+	char name[64];
+	bool is_root;
+	bool egress;
+	uint32_t nr_entries;
+	uint32_t nr_actions;
+	struct flow_act_tmpl act[FLOW_MAX_ACTIONS];
+	int ps_field;
+	bool has_fwd;
+	struct doca_flow_fwd fwd;
+	struct nic_fwd fixed_fwd;
+	bool fwd_fixed;
+	bool counter_per_entry;
+	bool counter_shared_fixed;
+	bool counter_shared_per_entry;
+	uint32_t shared_counter_id;
+	bool miss_counter;
+	struct doca_flow_external_resource *idxsel;
+	struct doca_flow_external_resource *mem;
+	uint32_t nr_entries_live; /* added and not yet removed (queued ones included) */
+	struct doca_flow_pipe_entry *entries;
+	struct doca_flow_pipe *port_next;
+	struct doca_flow_pipe *all_next;
+};
+
+struct doca_flow_pipe_entry {
+	uint32_t magic;
+	struct doca_flow_pipe *pipe;
+	struct nic_entry *nic;
+	enum doca_flow_entry_status status;
+	bool del_queued;
+	void *usr_ctx;
+	int32_t shared_id; /* shared counter id referenced, or -1 */
+	struct doca_flow_pipe_entry *pipe_next, *pipe_prev;
+	uint32_t index;	   /* HASH */
+	uint32_t priority; /* CONTROL */
+	struct flow_op add_op;
+	struct flow_op del_op;
+	/* What the ADD will insert; freed once it has run, so a live entry stays small. */
+	struct nic_entry_attr *attr;
+};
+
+struct flow_global {
+	pthread_mutex_t lock;
+	bool inited;
+	struct doca_flow_cfg cfg;
+	struct doca_flow_port *ports[NIC_MAX_PORTS];
+	struct doca_flow_pipe *all_pipes; /* live and destroyed, freed by doca_flow_destroy */
+	struct doca_flow_external_resource *resources;
+	uint64_t start_seq;
+};
+
+extern struct flow_global flow_g;
+
+/* Validation helpers: each logs one line naming the call on failure. */
+bool flow_inited(const char *who);
+bool flow_port_valid(const struct doca_flow_port *port, const char *who);
+bool flow_pipe_valid(const struct doca_flow_pipe *pipe, const char *who);
+
+/* Templates (flow_match.c). */
+doca_error_t flow_match_basic(const struct doca_flow_match *match, const struct doca_flow_match *mask,
+			      struct nic_pipe_attr *attr, const char *who);
+doca_error_t flow_match_hash(const struct doca_flow_match *mask, struct nic_pipe_attr *attr, const char *who);
+doca_error_t flow_match_value(const struct doca_flow_match *match, struct nic_key *key, const char *who);
+doca_error_t flow_match_control(const struct doca_flow_match *match, const struct doca_flow_match *mask,
+				struct nic_key *val, struct nic_key *msk, const char *who);
+doca_error_t flow_actions_template(const struct doca_flow_actions *a, const struct doca_flow_actions *mask,
+				   struct flow_act_tmpl *t, const char *who);
+void flow_actions_entry(const struct flow_act_tmpl *t, const struct doca_flow_actions *a, int ps_field,
+			struct nic_actions *out, uint32_t *ps_value);
+
+/* Forwarding (flow_pipe.c): one doca fwd to a NIC fwd; INVALID_VALUE / NOT_SUPPORTED. */
+doca_error_t flow_fwd_convert(const struct doca_flow_fwd *fwd, struct nic_fwd *out, const char *who);
+/* Entry queues (flow_entry.c). */
+void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pipe);
+void flow_entry_destroy_all(struct doca_flow_pipe *pipe);
+void flow_pipe_destroy_locked(struct doca_flow_pipe *pipe);
+void flow_attr_cache_drain(void);
+
+#endif /* FLOWDPA_FLOW_INTERNAL_H_ */

@@ -1,0 +1,534 @@
+/*
+ * flow_match.c - translation of DOCA Flow match and action templates into the NIC's
+ * packet key and rewrite records (API-FLOW.md 4.4 and 4.5). A table maps every
+ * supported leaf field of struct doca_flow_match to its bytes in struct nic_key; a
+ * non-zero byte of a field the NIC does not carry is refused with NOT_SUPPORTED, so a
+ * program never silently matches less than it asked for.
+ */
+#include <pthread.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "flow_internal.h"
+
+DOCA_LOG_REGISTER(FLOW::MATCH);
+
+enum fkind {
+	FK_RAW,	  /* bytes copied as they are (network order or u8) */
+	FK_ENUM8, /* a 32-bit enum carried as one byte */
+	FK_U16,	  /* a host-order u16 */
+};
+
+struct fdesc {
+	uint16_t doff;
+	uint8_t dsize;
+	uint8_t koff;
+	uint8_t kind;
+	uint8_t l3; /* implied parser_meta.outer_l3_type, 0 = none */
+	uint8_t l4; /* implied parser_meta.outer_l4_type, 0 = none */
+	const char *name;
+};
+
+#define M(f) offsetof(struct doca_flow_match, f), sizeof(((struct doca_flow_match *)0)->f)
+
+static const struct fdesc f_common[] = {
+	{M(meta.pkt_meta), NIC_K_META, FK_RAW, 0, 0, "meta.pkt_meta"},
+	{M(meta.u32[0]), NIC_K_META + 4, FK_RAW, 0, 0, "meta.u32[0]"},
+	{M(meta.u32[1]), NIC_K_META + 8, FK_RAW, 0, 0, "meta.u32[1]"},
+	{M(meta.u32[2]), NIC_K_META + 12, FK_RAW, 0, 0, "meta.u32[2]"},
+	{M(meta.u32[3]), NIC_K_META + 16, FK_RAW, 0, 0, "meta.u32[3]"},
+	{M(meta.u32[4]), NIC_K_META + 20, FK_RAW, 0, 0, "meta.u32[4]"},
+	{M(parser_meta.port_id), NIC_K_PORT, FK_U16, 0, 0, "parser_meta.port_id"},
+	{M(parser_meta.outer_l2_type), NIC_K_L2_META, FK_ENUM8, 0, 0, "parser_meta.outer_l2_type"},
+	{M(parser_meta.outer_l3_type), NIC_K_L3_META, FK_ENUM8, 0, 0, "parser_meta.outer_l3_type"},
+	{M(parser_meta.outer_l4_type), NIC_K_L4_META, FK_ENUM8, 0, 0, "parser_meta.outer_l4_type"},
+	{M(parser_meta.outer_ip_fragmented), NIC_K_FRAG, FK_RAW, 0, 0, "parser_meta.outer_ip_fragmented"},
+	{M(parser_meta.outer_l3_ok), NIC_K_L3_OK, FK_RAW, 0, 0, "parser_meta.outer_l3_ok"},
+	{M(parser_meta.outer_l4_ok), NIC_K_L4_OK, FK_RAW, 0, 0, "parser_meta.outer_l4_ok"},
+	{M(outer.eth.dst_mac), NIC_K_ETH_DST, FK_RAW, 0, 0, "outer.eth.dst_mac"},
+	{M(outer.eth.src_mac), NIC_K_ETH_SRC, FK_RAW, 0, 0, "outer.eth.src_mac"},
+	{M(outer.eth.type), NIC_K_ETH_TYPE, FK_RAW, 0, 0, "outer.eth.type"},
+	{M(outer.eth_vlan[0].tci), NIC_K_VLAN_TCI, FK_RAW, 0, 0, "outer.eth_vlan[0].tci"},
+};
+
+static const struct fdesc f_ip4[] = {
+	{M(outer.ip4.src_ip), NIC_K_IP_SRC, FK_RAW, 1, 0, "outer.ip4.src_ip"},
+	{M(outer.ip4.dst_ip), NIC_K_IP_DST, FK_RAW, 1, 0, "outer.ip4.dst_ip"},
+	{M(outer.ip4.dscp_ecn), NIC_K_IP_TOS, FK_RAW, 1, 0, "outer.ip4.dscp_ecn"},
+	{M(outer.ip4.next_proto), NIC_K_IP_PROTO, FK_RAW, 1, 0, "outer.ip4.next_proto"},
+	{M(outer.ip4.ttl), NIC_K_IP_TTL, FK_RAW, 1, 0, "outer.ip4.ttl"},
+};
+
+static const struct fdesc f_ip6[] = {
+	{M(outer.ip6.src_ip), NIC_K_IP_SRC, FK_RAW, 2, 0, "outer.ip6.src_ip"},
+	{M(outer.ip6.dst_ip), NIC_K_IP_DST, FK_RAW, 2, 0, "outer.ip6.dst_ip"},
+	{M(outer.ip6.traffic_class), NIC_K_IP_TOS, FK_RAW, 2, 0, "outer.ip6.traffic_class"},
+	{M(outer.ip6.flow_label), NIC_K_IP6_FLOW, FK_RAW, 2, 0, "outer.ip6.flow_label"},
+	{M(outer.ip6.next_proto), NIC_K_IP_PROTO, FK_RAW, 2, 0, "outer.ip6.next_proto"},
+	{M(outer.ip6.hop_limit), NIC_K_IP_TTL, FK_RAW, 2, 0, "outer.ip6.hop_limit"},
+};
+
+static const struct fdesc f_tcp[] = {
+	{M(outer.tcp.l4_port.src_port), NIC_K_L4_SRC, FK_RAW, 0, 1, "outer.tcp.l4_port.src_port"},
+	{M(outer.tcp.l4_port.dst_port), NIC_K_L4_DST, FK_RAW, 0, 1, "outer.tcp.l4_port.dst_port"},
+	{M(outer.tcp.flags), NIC_K_TCP_FLAGS, FK_RAW, 0, 1, "outer.tcp.flags"},
+};
+
+static const struct fdesc f_udp[] = {
+	{M(outer.udp.l4_port.src_port), NIC_K_L4_SRC, FK_RAW, 0, 2, "outer.udp.l4_port.src_port"},
+	{M(outer.udp.l4_port.dst_port), NIC_K_L4_DST, FK_RAW, 0, 2, "outer.udp.l4_port.dst_port"},
+};
+
+static const struct fdesc f_transport[] = {
+	{M(outer.transport.src_port), NIC_K_L4_SRC, FK_RAW, 0, 0, "outer.transport.src_port"},
+	{M(outer.transport.dst_port), NIC_K_L4_DST, FK_RAW, 0, 0, "outer.transport.dst_port"},
+};
+
+static const struct fdesc f_icmp[] = {
+	{M(outer.icmp.type), NIC_K_ICMP_TYPE, FK_RAW, 0, 3, "outer.icmp.type"},
+	{M(outer.icmp.code), NIC_K_ICMP_CODE, FK_RAW, 0, 3, "outer.icmp.code"},
+	{M(outer.icmp.ident), NIC_K_ICMP_IDENT, FK_RAW, 0, 3, "outer.icmp.ident"},
+};
+
+/* Selectors: read to choose the union member, never matched on their own. */
+static const struct {
+	uint16_t off, size;
+} f_selectors[] = {
+	{M(outer.l2_valid_headers)},
+	{M(outer.l3_type)},
+	{M(outer.l4_type_ext)},
+};
+
+struct ftable {
+	const struct fdesc *f;
+	size_t n;
+};
+
+/* The field groups a match uses, chosen by its union selectors. */
+static uint32_t field_groups(const struct doca_flow_match *sel, struct ftable g[4])
+{
+	uint32_t n = 0;
+	g[n++] = (struct ftable){f_common, sizeof(f_common) / sizeof(f_common[0])};
+	if (sel && sel->outer.l3_type == DOCA_FLOW_L3_TYPE_IP6)
+		g[n++] = (struct ftable){f_ip6, sizeof(f_ip6) / sizeof(f_ip6[0])};
+	else
+		g[n++] = (struct ftable){f_ip4, sizeof(f_ip4) / sizeof(f_ip4[0])};
+	switch (sel ? sel->outer.l4_type_ext : DOCA_FLOW_L4_TYPE_EXT_NONE) {
+	case DOCA_FLOW_L4_TYPE_EXT_TCP:
+		g[n++] = (struct ftable){f_tcp, sizeof(f_tcp) / sizeof(f_tcp[0])};
+		break;
+	case DOCA_FLOW_L4_TYPE_EXT_UDP:
+		g[n++] = (struct ftable){f_udp, sizeof(f_udp) / sizeof(f_udp[0])};
+		break;
+	case DOCA_FLOW_L4_TYPE_EXT_ICMP:
+	case DOCA_FLOW_L4_TYPE_EXT_ICMP6:
+		g[n++] = (struct ftable){f_icmp, sizeof(f_icmp) / sizeof(f_icmp[0])};
+		break;
+	default:
+		g[n++] = (struct ftable){f_transport, sizeof(f_transport) / sizeof(f_transport[0])};
+		break;
+	}
+	return n;
+}
+
+/*
+ * Bytes of struct doca_flow_match that a field group set (and the selectors) covers,
+ * computed once per group set: every add_entry checks its match against one of them.
+ */
+#define MATCH_WORDS ((sizeof(struct doca_flow_match) + 7) / 8)
+static uint64_t uncovered[2][4][MATCH_WORDS];
+static pthread_once_t uncovered_once = PTHREAD_ONCE_INIT;
+
+static uint32_t group_key(const struct ftable *g, uint32_t ng, uint32_t *v6)
+{
+	*v6 = g[1].f == f_ip6;
+	(void)ng;
+	return g[2].f == f_tcp ? 1 : g[2].f == f_udp ? 2 : g[2].f == f_icmp ? 3 : 0;
+}
+
+static void uncovered_init(void)
+{
+	static const struct ftable l3s[2] = {{f_ip4, sizeof(f_ip4) / sizeof(f_ip4[0])},
+					     {f_ip6, sizeof(f_ip6) / sizeof(f_ip6[0])}};
+	static const struct ftable l4s[4] = {{f_transport, sizeof(f_transport) / sizeof(f_transport[0])},
+					     {f_tcp, sizeof(f_tcp) / sizeof(f_tcp[0])},
+					     {f_udp, sizeof(f_udp) / sizeof(f_udp[0])},
+					     {f_icmp, sizeof(f_icmp) / sizeof(f_icmp[0])}};
+	for (int v6 = 0; v6 < 2; v6++) {
+		for (int l4 = 0; l4 < 4; l4++) {
+			uint8_t cov[MATCH_WORDS * 8];
+			memset(cov, 0xff, sizeof(cov));
+			memset(cov, 0, sizeof(struct doca_flow_match));
+			const struct ftable g[3] = {{f_common, sizeof(f_common) / sizeof(f_common[0])}, l3s[v6], l4s[l4]};
+			for (int i = 0; i < 3; i++)
+				for (size_t j = 0; j < g[i].n; j++)
+					memset(cov + g[i].f[j].doff, 0xff, g[i].f[j].dsize);
+			for (size_t i = 0; i < sizeof(f_selectors) / sizeof(f_selectors[0]); i++)
+				memset(cov + f_selectors[i].off, 0xff, f_selectors[i].size);
+			for (size_t w = 0; w < MATCH_WORDS; w++) {
+				uint64_t c;
+				memcpy(&c, cov + 8 * w, 8);
+				uncovered[v6][l4][w] = ~c;
+			}
+		}
+	}
+}
+
+/* NOT_SUPPORTED when m has a non-zero byte outside the fields of g and the selectors. */
+static doca_error_t check_covered(const struct doca_flow_match *m, const struct ftable *g, uint32_t ng,
+				  const char *who)
+{
+	pthread_once(&uncovered_once, uncovered_init);
+	uint32_t v6, l4 = group_key(g, ng, &v6);
+	const uint64_t *unc = uncovered[v6][l4];
+	uint8_t buf[MATCH_WORDS * 8] = {0};
+	memcpy(buf, m, sizeof(*m));
+	for (size_t w = 0; w < MATCH_WORDS; w++) {
+		uint64_t x;
+		memcpy(&x, buf + 8 * w, 8);
+		if (__builtin_expect((x & unc[w]) == 0, 1))
+			continue;
+		for (size_t i = 8 * w; i < 8 * w + 8; i++) {
+			if (!buf[i] || !((const uint8_t *)unc)[i])
+				continue;
+			const char *area = i >= offsetof(struct doca_flow_match, inner) ? "inner"
+					   : i >= offsetof(struct doca_flow_match, tun) ? "tun"
+					   : i >= offsetof(struct doca_flow_match, outer) ? "outer"
+					   : i >= offsetof(struct doca_flow_match, parser_meta) ? "parser_meta"
+											    : "meta";
+			CORE_LOG_ERR("%s: match field at byte %zu (in '%s') is not supported by the software NIC", who, i,
+				     area);
+			return DOCA_ERROR_NOT_SUPPORTED;
+		}
+	}
+	return DOCA_SUCCESS;
+}
+
+static bool all_ones(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != 0xff)
+			return false;
+	return true;
+}
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* The key bytes of field f of m (as a value) and their width. */
+static uint32_t to_key(const struct fdesc *f, const struct doca_flow_match *m, uint8_t out[16])
+{
+	const uint8_t *src = (const uint8_t *)m + f->doff;
+	if (f->kind == FK_ENUM8) {
+		uint32_t v;
+		memcpy(&v, src, 4);
+		out[0] = (uint8_t)v;
+		return 1;
+	}
+	memcpy(out, src, f->dsize);
+	return f->dsize;
+}
+
+/* Mask bytes of field f: the mask's own bits, an enum's non-zero mask as 0xff. */
+static uint32_t to_key_mask(const struct fdesc *f, const struct doca_flow_match *mask, uint8_t out[16])
+{
+	uint32_t n = to_key(f, mask, out);
+	if (f->kind == FK_ENUM8)
+		out[0] = all_zero((const uint8_t *)mask + f->doff, 4) ? 0 : 0xff;
+	return n;
+}
+
+static void set_bytes(struct nic_key *k, uint32_t off, const uint8_t *v, uint32_t n)
+{
+	memcpy(k->b + off, v, n);
+}
+
+static void implied(const struct fdesc *f, struct nic_key *cm, struct nic_key *cv)
+{
+	if (f->l3) {
+		cm->b[NIC_K_L3_META] = 0xff;
+		cv->b[NIC_K_L3_META] = f->l3;
+	}
+	if (f->l4) {
+		cm->b[NIC_K_L4_META] = 0xff;
+		cv->b[NIC_K_L4_META] = f->l4;
+	}
+}
+
+doca_error_t flow_match_basic(const struct doca_flow_match *match, const struct doca_flow_match *mask,
+			      struct nic_pipe_attr *attr, const char *who)
+{
+	static const struct doca_flow_match zero;
+	const struct doca_flow_match *m = match ? match : &zero;
+	struct ftable g[4];
+	uint32_t ng = field_groups(mask ? mask : m, g);
+	if (mask && m->outer.l3_type)
+		ng = field_groups(m, g);
+	doca_error_t err = check_covered(m, g, ng, who);
+	if (err == DOCA_SUCCESS && mask)
+		err = check_covered(mask, g, ng, who);
+	if (err != DOCA_SUCCESS)
+		return err;
+	for (uint32_t i = 0; i < ng; i++) {
+		for (size_t j = 0; j < g[i].n; j++) {
+			const struct fdesc *f = &g[i].f[j];
+			const uint8_t *raw = (const uint8_t *)m + f->doff;
+			uint8_t v[16], mk[16];
+			uint32_t n = to_key(f, m, v);
+			bool chg = all_ones(raw, f->dsize);
+			if (mask) {
+				to_key_mask(f, mask, mk);
+				if (all_zero(mk, n))
+					continue;
+			} else {
+				if (all_zero(raw, f->dsize))
+					continue;
+				memset(mk, 0xff, n);
+			}
+			if (chg) {
+				set_bytes(&attr->entry_mask, f->koff, mk, n);
+			} else {
+				set_bytes(&attr->const_mask, f->koff, mk, n);
+				for (uint32_t b = 0; b < n; b++)
+					v[b] &= mk[b];
+				set_bytes(&attr->const_val, f->koff, v, n);
+			}
+			implied(f, &attr->const_mask, &attr->const_val);
+		}
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t flow_match_hash(const struct doca_flow_match *mask, struct nic_pipe_attr *attr, const char *who)
+{
+	if (mask == NULL)
+		return DOCA_SUCCESS;
+	struct ftable g[4];
+	uint32_t ng = field_groups(mask, g);
+	doca_error_t err = check_covered(mask, g, ng, who);
+	if (err != DOCA_SUCCESS)
+		return err;
+	for (uint32_t i = 0; i < ng; i++) {
+		for (size_t j = 0; j < g[i].n; j++) {
+			const struct fdesc *f = &g[i].f[j];
+			uint8_t mk[16];
+			uint32_t n = to_key_mask(f, mask, mk);
+			if (all_zero(mk, n))
+				continue;
+			set_bytes(&attr->entry_mask, f->koff, mk, n);
+			implied(f, &attr->const_mask, &attr->const_val);
+		}
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t flow_match_value(const struct doca_flow_match *match, struct nic_key *key, const char *who)
+{
+	memset(key, 0, sizeof(*key));
+	if (match == NULL)
+		return DOCA_SUCCESS;
+	struct ftable g[4];
+	uint32_t ng = field_groups(match, g);
+	doca_error_t err = check_covered(match, g, ng, who);
+	if (err != DOCA_SUCCESS)
+		return err;
+	for (uint32_t i = 0; i < ng; i++)
+		for (size_t j = 0; j < g[i].n; j++) {
+			uint8_t v[16];
+			uint32_t n = to_key(&g[i].f[j], match, v);
+			set_bytes(key, g[i].f[j].koff, v, n);
+		}
+	/* The selectors give the packet's header types, as the parser would. */
+	if (match->outer.l3_type == DOCA_FLOW_L3_TYPE_IP4 || match->outer.l3_type == DOCA_FLOW_L3_TYPE_IP6)
+		key->b[NIC_K_L3_META] = (uint8_t)match->outer.l3_type;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t flow_match_control(const struct doca_flow_match *match, const struct doca_flow_match *mask,
+				struct nic_key *val, struct nic_key *msk, const char *who)
+{
+	static const struct doca_flow_match zero;
+	const struct doca_flow_match *m = match ? match : &zero;
+	memset(val, 0, sizeof(*val));
+	memset(msk, 0, sizeof(*msk));
+	struct ftable g[4];
+	uint32_t ng = field_groups(m->outer.l3_type || !mask ? m : mask, g);
+	doca_error_t err = check_covered(m, g, ng, who);
+	if (err == DOCA_SUCCESS && mask)
+		err = check_covered(mask, g, ng, who);
+	if (err != DOCA_SUCCESS)
+		return err;
+	for (uint32_t i = 0; i < ng; i++) {
+		for (size_t j = 0; j < g[i].n; j++) {
+			const struct fdesc *f = &g[i].f[j];
+			uint8_t v[16], mk[16];
+			uint32_t n = to_key(f, m, v);
+			if (mask) {
+				to_key_mask(f, mask, mk);
+				if (all_zero(mk, n))
+					continue;
+			} else {
+				if (all_zero(v, n))
+					continue;
+				memset(mk, 0xff, n);
+			}
+			for (uint32_t b = 0; b < n; b++)
+				v[b] &= mk[b];
+			set_bytes(msk, f->koff, mk, n);
+			set_bytes(val, f->koff, v, n);
+			implied(f, msk, val);
+		}
+	}
+	return DOCA_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ actions */
+
+struct adesc {
+	uint16_t doff;
+	uint8_t dsize;
+	int8_t af;
+	uint8_t l3; /* 1 = IPv4 variant, 2 = IPv6 variant, 0 = both */
+};
+
+#define A(f) offsetof(struct doca_flow_actions, f), sizeof(((struct doca_flow_actions *)0)->f)
+
+static const struct adesc a_fields[] = {
+	{A(outer.eth.src_mac), NIC_AF_ETH_SRC, 0},
+	{A(outer.eth.dst_mac), NIC_AF_ETH_DST, 0},
+	{A(outer.ip4.src_ip), NIC_AF_IP4_SRC, 1},
+	{A(outer.ip4.dst_ip), NIC_AF_IP4_DST, 1},
+	{A(outer.ip4.ttl), NIC_AF_IP_TTL, 1},
+	{A(outer.ip6.src_ip), NIC_AF_IP6_SRC, 2},
+	{A(outer.ip6.dst_ip), NIC_AF_IP6_DST, 2},
+	{A(outer.ip6.hop_limit), NIC_AF_IP_TTL, 2},
+	{A(outer.transport.src_port), NIC_AF_L4_SRC, 0},
+	{A(outer.transport.dst_port), NIC_AF_L4_DST, 0},
+	{A(meta.pkt_meta), NIC_AF_META, 0},
+	{A(meta.u32[0]), NIC_AF_META + 1, 0},
+	{A(meta.u32[1]), NIC_AF_META + 2, 0},
+	{A(meta.u32[2]), NIC_AF_META + 3, 0},
+	{A(meta.u32[3]), NIC_AF_META + 4, 0},
+	{A(meta.u32[4]), NIC_AF_META + 5, 0},
+};
+
+static bool a_used(const struct adesc *d, const struct doca_flow_actions *sel)
+{
+	bool v6 = sel && sel->outer.l3_type == DOCA_FLOW_L3_TYPE_IP6;
+	return d->l3 == 0 || (d->l3 == 2) == v6;
+}
+
+static void a_store(struct nic_actions *na, int af, const uint8_t *src)
+{
+	switch (af) {
+	case NIC_AF_ETH_SRC:
+		memcpy(na->eth_src, src, 6);
+		break;
+	case NIC_AF_ETH_DST:
+		memcpy(na->eth_dst, src, 6);
+		break;
+	case NIC_AF_IP4_SRC:
+		memcpy(&na->ip4_src, src, 4);
+		break;
+	case NIC_AF_IP4_DST:
+		memcpy(&na->ip4_dst, src, 4);
+		break;
+	case NIC_AF_IP_TTL:
+		na->ttl = src[0];
+		break;
+	case NIC_AF_IP6_SRC:
+		memcpy(na->ip6_src, src, 16);
+		break;
+	case NIC_AF_IP6_DST:
+		memcpy(na->ip6_dst, src, 16);
+		break;
+	case NIC_AF_L4_SRC:
+		memcpy(&na->l4_src, src, 2);
+		break;
+	case NIC_AF_L4_DST:
+		memcpy(&na->l4_dst, src, 2);
+		break;
+	default:
+		memcpy(&na->meta[af - NIC_AF_META], src, 4);
+		break;
+	}
+	na->fields |= 1u << af;
+}
+
+doca_error_t flow_actions_template(const struct doca_flow_actions *a, const struct doca_flow_actions *mask,
+				   struct flow_act_tmpl *t, const char *who)
+{
+	memset(t, 0, sizeof(*t));
+	t->single_chg = -1;
+	if (a == NULL)
+		return DOCA_SUCCESS;
+	t->v6 = a->outer.l3_type == DOCA_FLOW_L3_TYPE_IP6;
+	uint8_t covered[sizeof(struct doca_flow_actions)] = {0};
+	for (size_t i = 0; i < sizeof(a_fields) / sizeof(a_fields[0]); i++)
+		if (a_used(&a_fields[i], a))
+			memset(covered + a_fields[i].doff, 1, a_fields[i].dsize);
+	memset(covered + offsetof(struct doca_flow_actions, outer.l3_type), 1, sizeof(a->outer.l3_type));
+	memset(covered + offsetof(struct doca_flow_actions, outer.l4_type_ext), 1, sizeof(a->outer.l4_type_ext));
+	memset(covered + offsetof(struct doca_flow_actions, outer.l2_valid_headers), 1,
+	       sizeof(a->outer.l2_valid_headers));
+	for (int pass = 0; pass < 2; pass++) {
+		const uint8_t *b = (const uint8_t *)(pass ? mask : a);
+		if (b == NULL)
+			continue;
+		for (size_t i = 0; i < sizeof(*a); i++)
+			if (b[i] && !covered[i]) {
+				CORE_LOG_ERR("%s: action at byte %zu of doca_flow_actions is not supported by the software "
+					     "NIC (supported: eth addresses, IPv4/IPv6 addresses and TTL, L4 ports, meta)",
+					     who, i);
+				return DOCA_ERROR_NOT_SUPPORTED;
+			}
+	}
+	for (size_t i = 0; i < sizeof(a_fields) / sizeof(a_fields[0]); i++) {
+		const struct adesc *d = &a_fields[i];
+		if (!a_used(d, a))
+			continue;
+		const uint8_t *v = (const uint8_t *)a + d->doff;
+		bool masked = mask && !all_zero((const uint8_t *)mask + d->doff, d->dsize);
+		if (all_ones(v, d->dsize) || (masked && all_zero(v, d->dsize))) {
+			t->chg_fields |= 1u << d->af;
+			t->nr_chg++;
+			t->single_chg = d->af;
+		} else if (!all_zero(v, d->dsize)) {
+			a_store(&t->fixed, d->af, v);
+		}
+	}
+	if (t->nr_chg != 1)
+		t->single_chg = -1;
+	return DOCA_SUCCESS;
+}
+
+void flow_actions_entry(const struct flow_act_tmpl *t, const struct doca_flow_actions *a, int ps_field,
+			struct nic_actions *out, uint32_t *ps_value)
+{
+	static const struct doca_flow_actions zero;
+	const struct doca_flow_actions *src = a ? a : &zero;
+	*out = t->fixed;
+	*ps_value = 0;
+	for (size_t i = 0; i < sizeof(a_fields) / sizeof(a_fields[0]); i++) {
+		const struct adesc *d = &a_fields[i];
+		if (!(t->chg_fields & (1u << d->af)))
+			continue;
+		/* The template's IPv4/IPv6 variant decides which row carries the field. */
+		if (d->l3 && (d->l3 == 2) != t->v6)
+			continue;
+		const uint8_t *v = (const uint8_t *)src + d->doff;
+		if (d->af == ps_field) {
+			uint32_t x = 0;
+			for (uint32_t b = 0; b < d->dsize; b++)
+				x = x << 8 | v[b];
+			*ps_value = x;
+			continue;
+		}
+		a_store(out, d->af, v);
+	}
+}

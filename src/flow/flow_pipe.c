@@ -1,0 +1,443 @@
+/*
+ * flow_pipe.c - DOCA Flow pipe configuration, creation, destruction, fwd_miss update and
+ * dump. A pipe cfg is copied whole into the pipe at creation (samples destroy the cfg
+ * right after), templates are translated once, and the NIC pipe is built from them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "flow_internal.h"
+
+DOCA_LOG_REGISTER(FLOW::PIPE);
+
+#define CHECK(cond, err, ...)                                 \
+	do {                                                  \
+		if (!(cond)) {                                \
+			CORE_LOG_ERR(__VA_ARGS__);            \
+			return err;                           \
+		}                                             \
+	} while (0)
+#define CHECK_CFG(cfg) CHECK((cfg) != NULL, DOCA_ERROR_INVALID_VALUE, "%s: pipe cfg is NULL", __func__)
+
+doca_error_t doca_flow_pipe_cfg_create(struct doca_flow_pipe_cfg **cfg, struct doca_flow_port *port)
+{
+	CHECK_CFG(cfg);
+	if (!flow_inited(__func__))
+		return DOCA_ERROR_BAD_STATE;
+	if (!flow_port_valid(port, __func__))
+		return DOCA_ERROR_INVALID_VALUE;
+	struct doca_flow_pipe_cfg *c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	c->port = port;
+	c->nr_entries = FLOW_DEFAULT_NR_ENTRIES;
+	*cfg = c;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_cfg_destroy(struct doca_flow_pipe_cfg *cfg)
+{
+	CHECK_CFG(cfg);
+	free(cfg);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_cfg_set_name(struct doca_flow_pipe_cfg *cfg, const char *name)
+{
+	CHECK_CFG(cfg);
+	CHECK(name != NULL, DOCA_ERROR_INVALID_VALUE, "%s: name is NULL", __func__);
+	snprintf(cfg->name, sizeof(cfg->name), "%s", name);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_cfg_set_label(struct doca_flow_pipe_cfg *cfg, const char *label)
+{
+	CHECK_CFG(cfg);
+	CHECK(label != NULL, DOCA_ERROR_INVALID_VALUE, "%s: label is NULL", __func__);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_cfg_set_type(struct doca_flow_pipe_cfg *cfg, enum doca_flow_pipe_type type)
+{
+	CHECK_CFG(cfg);
+	CHECK((uint32_t)type <= DOCA_FLOW_PIPE_HASH, DOCA_ERROR_INVALID_VALUE, "%s: unknown pipe type %u", __func__,
+	      (unsigned)type);
+	cfg->type = type;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_cfg_set_domain(struct doca_flow_pipe_cfg *cfg, enum doca_flow_pipe_domain domain)
+{
+	CHECK_CFG(cfg);
+	CHECK((uint32_t)domain <= DOCA_FLOW_PIPE_DOMAIN_SECURE_EGRESS, DOCA_ERROR_INVALID_VALUE,
+	      "%s: unknown domain %u", __func__, (unsigned)domain);
+	cfg->domain = domain;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_cfg_set_is_root(struct doca_flow_pipe_cfg *cfg, bool is_root)
+{
+	CHECK_CFG(cfg);
+	cfg->is_root = is_root;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_cfg_set_nr_entries(struct doca_flow_pipe_cfg *cfg, uint32_t nr_entries)
+{
+	CHECK_CFG(cfg);
+	CHECK(nr_entries > 0, DOCA_ERROR_INVALID_VALUE, "%s: nr_entries is 0", __func__);
+	cfg->nr_entries = nr_entries;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_cfg_set_match(struct doca_flow_pipe_cfg *cfg, const struct doca_flow_match *match,
+					  const struct doca_flow_match *match_mask)
+{
+	CHECK_CFG(cfg);
+	cfg->has_match = true;
+	cfg->match_is_null = match == NULL;
+	memset(&cfg->match, 0, sizeof(cfg->match));
+	if (match)
+		cfg->match = *match;
+	cfg->has_match_mask = match_mask != NULL;
+	if (match_mask)
+		cfg->match_mask = *match_mask;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_cfg_set_actions(struct doca_flow_pipe_cfg *cfg, struct doca_flow_actions *const *actions,
+					    struct doca_flow_actions *const *actions_masks,
+					    struct doca_flow_action_descs *const *action_descs, size_t nr_actions)
+{
+	CHECK_CFG(cfg);
+	CHECK(nr_actions <= FLOW_MAX_ACTIONS, DOCA_ERROR_INVALID_VALUE, "%s: nr_actions %zu > %d", __func__,
+	      nr_actions, FLOW_MAX_ACTIONS);
+	cfg->nr_actions = (uint32_t)nr_actions;
+	cfg->has_descs = false;
+	for (size_t i = 0; i < nr_actions; i++) {
+		cfg->actions_null[i] = actions == NULL || actions[i] == NULL;
+		if (!cfg->actions_null[i])
+			cfg->actions[i] = *actions[i];
+		cfg->has_actions_mask[i] = actions_masks && actions_masks[i];
+		if (cfg->has_actions_mask[i])
+			cfg->actions_mask[i] = *actions_masks[i];
+		if (action_descs && action_descs[i] && action_descs[i]->nb_action_desc)
+			cfg->has_descs = true;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_cfg_set_monitor(struct doca_flow_pipe_cfg *cfg, const struct doca_flow_monitor *monitor)
+{
+	CHECK_CFG(cfg);
+	CHECK(monitor != NULL, DOCA_ERROR_INVALID_VALUE, "%s: monitor is NULL", __func__);
+	cfg->has_monitor = true;
+	cfg->monitor = *monitor;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_cfg_set_miss_counter(struct doca_flow_pipe_cfg *cfg, bool miss_counter)
+{
+	CHECK_CFG(cfg);
+	cfg->miss_counter = miss_counter;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_cfg_set_user_ctx(struct doca_flow_pipe_cfg *cfg, void *user_ctx)
+{
+	CHECK_CFG(cfg);
+	cfg->user_ctx = user_ctx;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_cfg_set_hash_map_algorithm(struct doca_flow_pipe_cfg *cfg, uint32_t algorithm_flags)
+{
+	CHECK_CFG(cfg);
+	uint32_t base = algorithm_flags & ~(uint32_t)DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_SELECT_ENABLED;
+	CHECK(base != 0 && (base & (base - 1)) == 0 && base <= DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_FLOODING,
+	      DOCA_ERROR_INVALID_VALUE,
+	      "%s: flags 0x%x must be one of HASH, RANDOM, IDENTITY, ROUND_ROBIN, FLOODING, optionally with "
+	      "SELECT_ENABLED",
+	      __func__, algorithm_flags);
+	cfg->hash_alg = algorithm_flags;
+	return DOCA_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ fwd */
+
+doca_error_t flow_fwd_convert(const struct doca_flow_fwd *fwd, struct nic_fwd *out, const char *who)
+{
+	memset(out, 0, sizeof(*out));
+	if (fwd == NULL)
+		return DOCA_SUCCESS;
+	switch (fwd->type) {
+	case DOCA_FLOW_FWD_NONE:
+		return DOCA_SUCCESS;
+	case DOCA_FLOW_FWD_PORT:
+		CHECK(fwd->port_id < NIC_MAX_PORTS, DOCA_ERROR_INVALID_VALUE, "%s: fwd port_id %u out of range", who,
+		      fwd->port_id);
+		out->type = NIC_FWD_PORT;
+		out->port_id = fwd->port_id;
+		return DOCA_SUCCESS;
+	case DOCA_FLOW_FWD_PIPE:
+		if (!flow_pipe_valid(fwd->next_pipe, who))
+			return DOCA_ERROR_INVALID_VALUE;
+		out->type = NIC_FWD_PIPE;
+		out->pipe = fwd->next_pipe->nic;
+		return DOCA_SUCCESS;
+	case DOCA_FLOW_FWD_DROP:
+		out->type = NIC_FWD_DROP;
+		return DOCA_SUCCESS;
+	case DOCA_FLOW_FWD_RSS:
+		out->type = NIC_FWD_HOST;
+		return DOCA_SUCCESS;
+	case DOCA_FLOW_FWD_TARGET:
+	case DOCA_FLOW_FWD_ORDERED_LIST_PIPE:
+	case DOCA_FLOW_FWD_HASH_PIPE:
+		CORE_LOG_ERR("%s: fwd type %u is not supported by the software NIC", who, (unsigned)fwd->type);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	default:
+		CORE_LOG_ERR("%s: unknown fwd type %u", who, (unsigned)fwd->type);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+}
+
+/* A pipe-level fwd that fixes the destination for every entry (no per-entry part). */
+static bool fwd_is_fixed(const struct doca_flow_fwd *fwd)
+{
+	switch (fwd->type) {
+	case DOCA_FLOW_FWD_PORT:
+		return fwd->port_id != UINT16_MAX;
+	case DOCA_FLOW_FWD_PIPE:
+		return fwd->next_pipe != NULL;
+	case DOCA_FLOW_FWD_DROP:
+	case DOCA_FLOW_FWD_RSS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* ------------------------------------------------------------------ create */
+
+static doca_error_t pipe_monitor(struct doca_flow_pipe *p, const struct doca_flow_pipe_cfg *cfg, const char *who)
+{
+	if (!cfg->has_monitor)
+		return DOCA_SUCCESS;
+	const struct doca_flow_monitor *m = &cfg->monitor;
+	CHECK(m->meter_type == DOCA_FLOW_RESOURCE_TYPE_NONE, DOCA_ERROR_NOT_SUPPORTED,
+	      "%s: pipe '%s': meters are not supported by the software NIC", who, cfg->name);
+	if (m->counter_type == DOCA_FLOW_RESOURCE_TYPE_NON_SHARED) {
+		p->counter_per_entry = true;
+	} else if (m->counter_type == DOCA_FLOW_RESOURCE_TYPE_SHARED) {
+		if (m->shared_counter.shared_counter_id == UINT32_MAX) {
+			p->counter_shared_per_entry = true;
+		} else {
+			CHECK(m->shared_counter.shared_counter_id < cfg->port->nr_shared_counters,
+			      DOCA_ERROR_INVALID_VALUE, "%s: pipe '%s': shared counter id %u out of range (%u)", who,
+			      cfg->name, m->shared_counter.shared_counter_id, cfg->port->nr_shared_counters);
+			p->counter_shared_fixed = true;
+			p->shared_counter_id = m->shared_counter.shared_counter_id;
+		}
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const struct doca_flow_fwd *fwd,
+				   const struct doca_flow_fwd *fwd_miss, struct doca_flow_pipe **pipe)
+{
+	static const char *who = "doca_flow_pipe_create";
+	CHECK_CFG(cfg);
+	CHECK(pipe != NULL, DOCA_ERROR_INVALID_VALUE, "%s: pipe is NULL", who);
+	if (!flow_inited(who))
+		return DOCA_ERROR_BAD_STATE;
+	if (!flow_port_valid(cfg->port, who))
+		return DOCA_ERROR_BAD_STATE;
+	if (cfg->type != DOCA_FLOW_PIPE_BASIC && cfg->type != DOCA_FLOW_PIPE_CONTROL && cfg->type != DOCA_FLOW_PIPE_HASH) {
+		CORE_LOG_ERR("%s: pipe '%s': type %u (LPM, CT, ACL, ORDERED_LIST) is not supported", who, cfg->name,
+			     (unsigned)cfg->type);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	CHECK(!cfg->has_descs, DOCA_ERROR_NOT_SUPPORTED, "%s: pipe '%s': action descs are not supported", who,
+	      cfg->name);
+	CHECK(cfg->type == DOCA_FLOW_PIPE_HASH || cfg->hash_alg == 0, DOCA_ERROR_INVALID_VALUE,
+	      "%s: pipe '%s': a map algorithm is set on a non-hash pipe", who, cfg->name);
+	if (fwd_miss && fwd_miss->type != DOCA_FLOW_FWD_NONE && !fwd_is_fixed(fwd_miss)) {
+		CORE_LOG_ERR("%s: pipe '%s': fwd_miss must name its destination", who, cfg->name);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+
+	struct doca_flow_pipe *p = calloc(1, sizeof(*p));
+	if (p == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	p->port = cfg->port;
+	p->type = cfg->type;
+	memcpy(p->name, cfg->name, sizeof(p->name));
+	p->is_root = cfg->is_root;
+	p->egress = cfg->domain == DOCA_FLOW_PIPE_DOMAIN_EGRESS || cfg->domain == DOCA_FLOW_PIPE_DOMAIN_SECURE_EGRESS;
+	p->nr_entries = cfg->nr_entries;
+	p->miss_counter = cfg->miss_counter;
+	p->ps_field = -1;
+	p->nr_actions = cfg->nr_actions ? cfg->nr_actions : 1;
+	p->idxsel = cfg->idxsel;
+	p->mem = cfg->mem;
+
+	struct nic_pipe_attr *attr = calloc(1, sizeof(*attr));
+	doca_error_t err = attr ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
+	for (uint32_t i = 0; err == DOCA_SUCCESS && i < cfg->nr_actions; i++)
+		err = flow_actions_template(cfg->actions_null[i] ? NULL : &cfg->actions[i],
+					    cfg->has_actions_mask[i] ? &cfg->actions_mask[i] : NULL, &p->act[i], who);
+	for (uint32_t i = cfg->nr_actions; i < FLOW_MAX_ACTIONS; i++)
+		p->act[i].single_chg = -1;
+	if (err == DOCA_SUCCESS)
+		err = pipe_monitor(p, cfg, who);
+	if (err == DOCA_SUCCESS && fwd) {
+		p->has_fwd = true;
+		p->fwd = *fwd;
+		if (fwd_is_fixed(fwd)) {
+			p->fwd_fixed = true;
+			err = flow_fwd_convert(fwd, &p->fixed_fwd, who);
+		} else if (fwd->type != DOCA_FLOW_FWD_NONE && fwd->type != DOCA_FLOW_FWD_CHANGEABLE &&
+			   fwd->type != DOCA_FLOW_FWD_PORT && fwd->type != DOCA_FLOW_FWD_PIPE) {
+			struct nic_fwd tmp;
+			err = flow_fwd_convert(fwd, &tmp, who);
+		}
+	}
+	if (err == DOCA_SUCCESS) {
+		attr->type = cfg->type == DOCA_FLOW_PIPE_BASIC	   ? NIC_PIPE_BASIC
+			     : cfg->type == DOCA_FLOW_PIPE_CONTROL ? NIC_PIPE_CONTROL
+								   : NIC_PIPE_HASH;
+		attr->name = p->name;
+		attr->port_id = p->port->id;
+		attr->is_root = p->is_root && !p->egress;
+		attr->nr_entries = p->nr_entries;
+		attr->miss_counter = p->miss_counter;
+		attr->map_algorithm = cfg->hash_alg;
+		attr->ps_field = -1;
+		attr->idxsel = p->idxsel ? p->idxsel->sel : NULL;
+		attr->mem = p->mem ? p->mem->mem : NULL;
+		if (cfg->type == DOCA_FLOW_PIPE_BASIC && cfg->has_match)
+			err = flow_match_basic(cfg->match_is_null ? NULL : &cfg->match,
+					       cfg->has_match_mask ? &cfg->match_mask : NULL, attr, who);
+		else if (cfg->type == DOCA_FLOW_PIPE_HASH && cfg->has_match)
+			err = flow_match_hash(cfg->has_match_mask ? &cfg->match_mask : &cfg->match, attr, who);
+	}
+	if (err == DOCA_SUCCESS && cfg->type == DOCA_FLOW_PIPE_HASH && cfg->nr_actions == 1)
+		p->ps_field = attr->ps_field = p->act[0].single_chg;
+	if (err == DOCA_SUCCESS)
+		err = flow_fwd_convert(fwd_miss, &attr->fwd_miss, who);
+
+	pthread_mutex_lock(&flow_g.lock);
+	if (err == DOCA_SUCCESS && !flow_port_valid(cfg->port, who))
+		err = DOCA_ERROR_BAD_STATE;
+	if (err == DOCA_SUCCESS)
+		err = nic_pipe_create(attr, &p->nic);
+	if (err == DOCA_SUCCESS) {
+		p->magic = FLOW_PIPE_MAGIC;
+		p->port_next = p->port->pipes;
+		p->port->pipes = p;
+		p->all_next = flow_g.all_pipes;
+		flow_g.all_pipes = p;
+		if (p->idxsel)
+			p->idxsel->bound++;
+		if (p->mem)
+			p->mem->bound++;
+	}
+	pthread_mutex_unlock(&flow_g.lock);
+	free(attr);
+	if (err != DOCA_SUCCESS) {
+		free(p);
+		return err;
+	}
+	CORE_LOG_TRC("doca_flow_pipe_create: '%s' type %u port %u root %d nr_entries %u", p->name, (unsigned)p->type,
+		     p->port->id, p->is_root, p->nr_entries);
+	*pipe = p;
+	return DOCA_SUCCESS;
+}
+
+void flow_pipe_destroy_locked(struct doca_flow_pipe *p)
+{
+	struct doca_flow_pipe **link = &p->port->pipes;
+	while (*link && *link != p)
+		link = &(*link)->port_next;
+	if (*link)
+		*link = p->port_next;
+	flow_queue_drop_pipe(p->port, p);
+	p->magic = FLOW_PIPE_DEAD;
+	nic_pipe_destroy(p->nic);
+	flow_entry_destroy_all(p);
+	if (p->idxsel)
+		p->idxsel->bound--;
+	if (p->mem)
+		p->mem->bound--;
+}
+
+void doca_flow_pipe_destroy(struct doca_flow_pipe *pipe)
+{
+	if (!flow_pipe_valid(pipe, __func__))
+		return;
+	pthread_mutex_lock(&flow_g.lock);
+	CORE_LOG_TRC("doca_flow_pipe_destroy: '%s'", pipe->name);
+	flow_pipe_destroy_locked(pipe);
+	pthread_mutex_unlock(&flow_g.lock);
+}
+
+doca_error_t doca_flow_pipe_update_miss(struct doca_flow_pipe *pipe, const struct doca_flow_fwd *fwd_miss)
+{
+	if (!flow_pipe_valid(pipe, __func__))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (fwd_miss && fwd_miss->type != DOCA_FLOW_FWD_NONE && !fwd_is_fixed(fwd_miss)) {
+		CORE_LOG_ERR("%s: pipe '%s': fwd_miss must name its destination", __func__, pipe->name);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	struct nic_fwd f;
+	doca_error_t err = flow_fwd_convert(fwd_miss, &f, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
+	return nic_pipe_set_fwd_miss(pipe->nic, &f);
+}
+
+static const char *type_name(enum doca_flow_pipe_type t)
+{
+	switch (t) {
+	case DOCA_FLOW_PIPE_BASIC:
+		return "BASIC";
+	case DOCA_FLOW_PIPE_CONTROL:
+		return "CONTROL";
+	case DOCA_FLOW_PIPE_HASH:
+		return "HASH";
+	default:
+		return "?";
+	}
+}
+
+doca_error_t doca_flow_pipe_dump(struct doca_flow_pipe *pipe, FILE *f)
+{
+	if (!flow_pipe_valid(pipe, __func__))
+		return DOCA_ERROR_INVALID_VALUE;
+	CHECK(f != NULL, DOCA_ERROR_INVALID_VALUE, "%s: file is NULL", __func__);
+	uint64_t mp = 0, mb = 0;
+	bool has_miss = nic_pipe_miss_read(pipe->nic, &mp, &mb) == DOCA_SUCCESS;
+	fprintf(f, "pipe '%s' type=%s port=%u root=%s nr_entries=%u live=%u", pipe->name, type_name(pipe->type),
+		pipe->port->id, pipe->is_root ? "yes" : "no", pipe->nr_entries, nic_pipe_nr_live_entries(pipe->nic));
+	if (pipe->type == DOCA_FLOW_PIPE_HASH)
+		fprintf(f, " map_algorithm=0x%x", nic_pipe_map_algorithm(pipe->nic));
+	if (has_miss)
+		fprintf(f, " miss_pkts=%llu miss_bytes=%llu", (unsigned long long)mp, (unsigned long long)mb);
+	fprintf(f, "\n");
+	for (struct doca_flow_pipe_entry *e = pipe->entries; e; e = e->pipe_next) {
+		uint64_t pk = 0, by = 0;
+		fprintf(f, "  entry");
+		if (pipe->type == DOCA_FLOW_PIPE_HASH)
+			fprintf(f, " index=%u", e->index);
+		if (pipe->type == DOCA_FLOW_PIPE_CONTROL)
+			fprintf(f, " priority=%u", e->priority);
+		fprintf(f, " status=%s", e->status == DOCA_FLOW_ENTRY_STATUS_SUCCESS ? "ok"
+					 : e->status == DOCA_FLOW_ENTRY_STATUS_ERROR ? "error"
+										     : "in-process");
+		if (e->nic && nic_entry_counter_read(e->nic, &pk, &by) == DOCA_SUCCESS)
+			fprintf(f, " pkts=%llu bytes=%llu", (unsigned long long)pk, (unsigned long long)by);
+		fprintf(f, "\n");
+	}
+	return ferror(f) ? DOCA_ERROR_IO_FAILED : DOCA_SUCCESS;
+}

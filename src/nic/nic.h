@@ -1,0 +1,390 @@
+/*
+ * nic.h - the software NIC as seen by the layers above it (src/flow and src/provider).
+ *
+ * The NIC knows nothing of DOCA structs: the flow layer translates doca_flow_match and
+ * doca_flow_actions into the compact packet key and action records defined here.
+ *
+ * Concurrency (DESIGN.md "Concurrency"): the datapath (nic_port_rx_burst, from any
+ * number of threads) reads pipe and entry state with acquire loads and takes no lock.
+ * Control calls (entry add, update, remove, the provider's enable/replace) may come from
+ * any thread: they serialise on a per-pipe control lock that the datapath never takes,
+ * and publish with release stores, one word (or one pointer) per mutation. Memory that
+ * the datapath may still be reading is reclaimed only after nic_dp_synchronize() has
+ * seen every datapath thread leave the burst it was in.
+ */
+#ifndef FLOWDPA_NIC_H_
+#define FLOWDPA_NIC_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <doca_error.h>
+
+#define NIC_MAX_PORTS 16
+#define NIC_MAX_FRAME 2048
+#define NIC_BURST_MAX 32
+#define NIC_MAX_PIPE_DEPTH 16
+
+/* ------------------------------------------------------------------ packet key */
+
+/*
+ * Everything a pipe may match on, parsed once per packet. Header fields are network
+ * order as on the wire; the meta bytes are host values (DOCA's parser_meta enums).
+ * A field of an absent header is zero.
+ */
+#define NIC_KEY_SIZE 96
+#define NIC_KEY_WORDS (NIC_KEY_SIZE / 8)
+
+enum nic_key_off {
+	NIC_K_PORT = 0,	      /* u16, host order: logical port id */
+	NIC_K_L2_META = 2,    /* enum doca_flow_l2_meta */
+	NIC_K_L3_META = 3,    /* enum doca_flow_l3_meta */
+	NIC_K_L4_META = 4,    /* enum doca_flow_l4_meta */
+	NIC_K_FRAG = 5,	      /* 1 when the IPv4 packet is a fragment */
+	NIC_K_L3_OK = 6,      /* 1 when the L3 header is complete and sane */
+	NIC_K_L4_OK = 7,      /* 1 when the L4 header is complete */
+	NIC_K_ETH_DST = 8,    /* 6 bytes */
+	NIC_K_ETH_SRC = 14,   /* 6 bytes */
+	NIC_K_ETH_TYPE = 20,  /* be16, after the VLAN tag if any */
+	NIC_K_VLAN_TCI = 22,  /* be16 */
+	NIC_K_IP_SRC = 24,    /* IPv4 in the first 4 bytes, or IPv6 (16) */
+	NIC_K_IP_DST = 40,
+	NIC_K_IP_PROTO = 56,  /* next protocol */
+	NIC_K_IP_TTL = 57,    /* TTL / hop limit */
+	NIC_K_IP_TOS = 58,    /* dscp_ecn / traffic class */
+	NIC_K_TCP_FLAGS = 59,
+	NIC_K_IP6_FLOW = 60,  /* be32 flow label (low 20 bits) */
+	NIC_K_L4_SRC = 64,    /* be16, TCP or UDP */
+	NIC_K_L4_DST = 66,
+	NIC_K_ICMP_TYPE = 68,
+	NIC_K_ICMP_CODE = 69,
+	NIC_K_ICMP_IDENT = 70,
+	NIC_K_META = 72,      /* be32 pkt_meta, then u32[0..NIC_META_SCRATCH-1] */
+};
+#define NIC_META_SCRATCH 5 /* doca_flow_meta.u32[] words the NIC carries */
+
+struct nic_key {
+	union {
+		uint8_t b[NIC_KEY_SIZE];
+		uint64_t w[NIC_KEY_WORDS];
+	};
+};
+
+/* Where the headers of a parsed frame are (0 = absent, except l2 which is always 0). */
+struct nic_hdr_off {
+	uint16_t l3;
+	uint16_t l4;
+	uint8_t l3_type; /* enum doca_flow_l3_meta */
+	uint8_t l4_type; /* enum doca_flow_l4_meta */
+};
+
+/*
+ * Parse frame into key (and off, which may be NULL). Never fails on a frame of at
+ * least 14 bytes: headers that are truncated are left out and their *_ok byte is 0.
+ * Returns false for a frame shorter than an Ethernet header.
+ */
+bool nic_parse(const uint8_t *frame, uint32_t len, uint16_t port_id, struct nic_key *key, struct nic_hdr_off *off);
+
+/* The 32-bit hash of the key under mask (the HASH map algorithm and calc_hash). */
+uint32_t nic_key_hash(const struct nic_key *key, const struct nic_key *mask);
+
+/* ------------------------------------------------------------------ forwarding */
+
+enum nic_fwd_type {
+	NIC_FWD_NONE, /* root pipe: to the host queue; other pipes: drop */
+	NIC_FWD_PORT,
+	NIC_FWD_PIPE,
+	NIC_FWD_DROP,
+	NIC_FWD_HOST, /* RSS: the port's host capture queue */
+};
+
+struct nic_pipe;
+
+struct nic_fwd {
+	enum nic_fwd_type type;
+	uint16_t port_id;
+	struct nic_pipe *pipe;
+};
+
+/* ------------------------------------------------------------------ actions */
+
+enum nic_act_field {
+	NIC_AF_ETH_SRC,
+	NIC_AF_ETH_DST,
+	NIC_AF_IP4_SRC,
+	NIC_AF_IP4_DST,
+	NIC_AF_IP_TTL, /* IPv4 TTL or IPv6 hop limit */
+	NIC_AF_IP6_SRC,
+	NIC_AF_IP6_DST,
+	NIC_AF_L4_SRC,
+	NIC_AF_L4_DST,
+	NIC_AF_META, /* pkt_meta, then u32[0..]: NIC_AF_META + 1 + i */
+	NIC_AF_COUNT = NIC_AF_META + 1 + NIC_META_SCRATCH,
+};
+
+/* A compiled set of header rewrites. Values are network order, as written. */
+struct nic_actions {
+	uint32_t fields; /* bit (1u << enum nic_act_field) per rewrite */
+	uint8_t eth_src[6];
+	uint8_t eth_dst[6];
+	uint32_t ip4_src;
+	uint32_t ip4_dst;
+	uint8_t ttl;
+	uint8_t ip6_src[16];
+	uint8_t ip6_dst[16];
+	uint16_t l4_src;
+	uint16_t l4_dst;
+	uint32_t meta[1 + NIC_META_SCRATCH];
+};
+
+/* ------------------------------------------------------------------ counters, resources */
+
+/*
+ * A packets/bytes counter in cache-line shards: up to NIC_CNT_SHARDS - 1 datapath
+ * threads each own a shard and bump it with plain (relaxed) stores; further threads
+ * share the last shard with atomic adds, on a line the owners never write. Readers sum
+ * the shards. Two shards measured best on a 2-core host (bench/datapath): more make
+ * every entry larger, which costs more at 1M entries than it saves with 2 workers.
+ */
+#define NIC_CNT_SHARDS 2
+struct nic_counter {
+	struct {
+		_Alignas(64) uint64_t pkts;
+		uint64_t bytes;
+	} shard[NIC_CNT_SHARDS];
+};
+void nic_counter_read(const struct nic_counter *c, uint64_t *pkts, uint64_t *bytes);
+
+/* Index selector: slot states are enum doca_flow_index_selector_op values. */
+struct nic_idxsel;
+doca_error_t nic_idxsel_create(uint32_t nr_indices, struct nic_idxsel **sel);
+void nic_idxsel_destroy(struct nic_idxsel *sel);
+uint32_t nic_idxsel_size(const struct nic_idxsel *sel);
+/* INVALID_VALUE for an index out of range or a state that is not an op value. */
+doca_error_t nic_idxsel_set(struct nic_idxsel *sel, uint32_t index, uint32_t state);
+doca_error_t nic_idxsel_get(const struct nic_idxsel *sel, uint32_t index, uint32_t *state);
+
+/* Memory: nr_cells 64-bit cells; each access is one atomic word. */
+struct nic_mem;
+doca_error_t nic_mem_create(uint32_t nr_cells, struct nic_mem **mem);
+void nic_mem_destroy(struct nic_mem *mem);
+uint32_t nic_mem_size(const struct nic_mem *mem);
+/* INVALID_VALUE for a cell out of range. */
+doca_error_t nic_mem_read(const struct nic_mem *mem, uint32_t cell, uint64_t *value);
+doca_error_t nic_mem_write(struct nic_mem *mem, uint32_t cell, uint64_t value);
+/* Raw cell array (for the provider's device mapping); nic_mem_size() cells. */
+uint64_t *nic_mem_cells(struct nic_mem *mem);
+
+/* ------------------------------------------------------------------ pipes */
+
+enum nic_pipe_type {
+	NIC_PIPE_BASIC,
+	NIC_PIPE_CONTROL,
+	NIC_PIPE_HASH,
+};
+
+/* Map algorithm bits: the same values as DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_*. */
+#define NIC_MAP_HASH (1u << 0)
+#define NIC_MAP_RANDOM (1u << 1)
+#define NIC_MAP_IDENTITY (1u << 2)
+#define NIC_MAP_ROUND_ROBIN (1u << 3)
+#define NIC_MAP_FLOODING (1u << 4)
+#define NIC_MAP_SELECT_ENABLED (1u << 5)
+
+struct nic_pipe_attr {
+	enum nic_pipe_type type;
+	const char *name;
+	uint16_t port_id;   /* the port whose traffic the pipe sees when it is root */
+	bool is_root;
+	uint32_t nr_entries;
+	/* Packets must satisfy (key & const_mask) == const_val (else: miss). */
+	struct nic_key const_mask;
+	struct nic_key const_val;
+	/* BASIC: the fields each entry supplies; HASH: the hashed / identity fields. */
+	struct nic_key entry_mask;
+	uint32_t map_algorithm; /* HASH pipes; 0 means NIC_MAP_HASH */
+	struct nic_fwd fwd_miss;
+	bool miss_counter;
+	/* HASH pipes: the per-entry rewrite that carries the path-selector value, or -1. */
+	int ps_field;
+	struct nic_idxsel *idxsel; /* HASH pipes, optional */
+	struct nic_mem *mem;	   /* HASH pipes, optional: entry i counts into cell i */
+};
+
+/*
+ * Create a pipe. INVALID_VALUE for nr_entries 0, a resource smaller than nr_entries or
+ * on a non-hash pipe, an unknown algorithm; ALREADY_EXIST for a second root on a port.
+ * A root pipe starts receiving its port's packets at once.
+ */
+doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe **pipe);
+/*
+ * Destroy a pipe and its entries. The port stops using it as root, packets forwarded to
+ * it afterwards are dropped, and its memory lives until nic_shutdown() so that a stale
+ * fwd never points at freed memory.
+ */
+void nic_pipe_destroy(struct nic_pipe *pipe);
+/* True while the pipe has not been destroyed. */
+bool nic_pipe_alive(const struct nic_pipe *pipe);
+enum nic_pipe_type nic_pipe_type(const struct nic_pipe *pipe);
+uint32_t nic_pipe_nr_entries(const struct nic_pipe *pipe);
+uint32_t nic_pipe_map_algorithm(const struct nic_pipe *pipe);
+const char *nic_pipe_name(const struct nic_pipe *pipe);
+uint32_t nic_pipe_nr_live_entries(const struct nic_pipe *pipe);
+/* Replace fwd_miss live (NO_MEMORY leaves the old one in place). */
+doca_error_t nic_pipe_set_fwd_miss(struct nic_pipe *pipe, const struct nic_fwd *fwd_miss);
+/* Miss counter; INVALID_VALUE when the pipe was created without one. */
+doca_error_t nic_pipe_miss_read(const struct nic_pipe *pipe, uint64_t *pkts, uint64_t *bytes);
+/* The hash the HASH map algorithm computes for key (INVALID_VALUE for non-hash pipes). */
+doca_error_t nic_pipe_calc_hash(const struct nic_pipe *pipe, const struct nic_key *key, uint32_t *hash);
+
+/* ------------------------------------------------------------------ entries */
+
+struct nic_entry;
+
+struct nic_entry_attr {
+	struct nic_key match;	/* BASIC: key under entry_mask; CONTROL: value under mask */
+	struct nic_key mask;	/* CONTROL only */
+	uint32_t priority;	/* CONTROL: lower first, ties in insertion order */
+	uint32_t index;		/* HASH */
+	struct nic_actions actions;
+	uint32_t ps_value;	/* HASH with a path-selector field: host-order value */
+	struct nic_fwd fwd;	/* resolved: the pipe-level fwd when it is fixed */
+	bool own_counter;	/* per-entry counter */
+	struct nic_counter *shared_counter; /* or a shared one (NULL: none) */
+};
+
+/*
+ * Insert an entry; the datapath sees it when this returns. INVALID_VALUE for an index
+ * out of range or a ps_value that does not fit the field; ALREADY_EXIST for a duplicate
+ * BASIC key or an occupied HASH index; FULL when nr_entries are live.
+ */
+doca_error_t nic_entry_add(struct nic_pipe *pipe, const struct nic_entry_attr *attr, struct nic_entry **entry);
+/* Replace actions, ps_value and fwd of an entry atomically (one pointer). */
+doca_error_t nic_entry_update(struct nic_entry *entry, const struct nic_actions *actions, uint32_t ps_value,
+			      const struct nic_fwd *fwd);
+/*
+ * Unlink an entry and wait until no datapath thread can still be using it. Its counter
+ * stays readable until nic_entry_free().
+ */
+void nic_entry_remove(struct nic_entry *entry);
+void nic_entry_free(struct nic_entry *entry);
+/* Own or shared counter; INVALID_VALUE when the entry has none. */
+doca_error_t nic_entry_counter_read(const struct nic_entry *entry, uint64_t *pkts, uint64_t *bytes);
+struct nic_pipe *nic_entry_pipe(const struct nic_entry *entry);
+uint32_t nic_entry_index(const struct nic_entry *entry);
+
+/* ------------------------------------------------------------------ provider operations */
+
+/*
+ * HASH-pipe entry operations for the provider's request executor: one release store each,
+ * under the pipe's control lock (so an entry being removed is never written after it was
+ * unlinked). All return INVALID_VALUE for a NULL, destroyed or non-hash pipe or an index
+ * >= nr_entries, NOT_FOUND for an index without an entry, each with one log line.
+ */
+/* Enable or disable entry index. Disable on an IDENTITY pipe: NOT_SUPPORTED. */
+doca_error_t nic_hash_entry_set_enabled(struct nic_pipe *pipe, uint32_t index, bool enabled);
+doca_error_t nic_hash_entry_get_enabled(const struct nic_pipe *pipe, uint32_t index, bool *enabled);
+/* Replace the path-selector value (host order). NOT_SUPPORTED when the pipe has no
+ * path-selector field; INVALID_VALUE when value does not fit the field. */
+doca_error_t nic_hash_path_selector_replace(struct nic_pipe *pipe, uint32_t index, uint64_t value);
+doca_error_t nic_hash_path_selector_get(const struct nic_pipe *pipe, uint32_t index, uint32_t *value);
+/* Counter of entry index. */
+doca_error_t nic_hash_entry_counter_read(const struct nic_pipe *pipe, uint32_t index, uint64_t *pkts,
+					 uint64_t *bytes);
+/* The entry at index (NULL when empty or out of range). */
+struct nic_entry *nic_hash_entry_at(const struct nic_pipe *pipe, uint32_t index);
+
+/* ------------------------------------------------------------------ ports and datapath */
+
+struct nic_port_stats {
+	uint64_t rx_pkts;
+	uint64_t rx_bytes;
+	uint64_t rx_errors; /* unparseable frames, dropped before any pipe */
+	uint64_t tx_pkts;   /* left this port */
+	uint64_t tx_bytes;
+	uint64_t host_pkts; /* delivered to this port's host queue */
+	uint64_t drops;	    /* received here and dropped (fwd DROP, no root, dead pipe, loop) */
+	uint64_t capture_overflow; /* transmitted but not kept by a full capture ring */
+};
+
+/* Start / stop a logical port. ALREADY_EXIST, NOT_FOUND (not started), INVALID_VALUE (id). */
+doca_error_t nic_port_start(uint16_t port_id);
+doca_error_t nic_port_stop(uint16_t port_id);
+bool nic_port_started(uint16_t port_id);
+/*
+ * Switch mode: packets arriving on representor port_id start at the root pipe of port
+ * manager_id (which sees all its ports' traffic; parser_meta.port_id tells them apart).
+ * manager_id -1 undoes it. INVALID_VALUE for ids out of range, BAD_STATE when port_id is
+ * not started.
+ */
+doca_error_t nic_port_set_manager(uint16_t port_id, int32_t manager_id);
+doca_error_t nic_port_stats_get(uint16_t port_id, struct nic_port_stats *stats);
+/* FLOWDPA_TRACE process row of the port's packet bursts (the device's index + 1; default 1). */
+void nic_port_set_trace_pid(uint16_t port_id, uint32_t pid);
+
+/* One frame of a burst; processed in place (rewrites change data). */
+struct nic_buf {
+	uint8_t *data;
+	uint32_t len;
+};
+
+/*
+ * Run a burst of frames that arrived on port_id through its pipeline: each frame is
+ * rewritten in place and transmitted, given to the host queue, or dropped. Any thread
+ * may call it; it allocates nothing and takes no lock except a port's capture lock when
+ * a capture is kept. Returns the number of frames accepted (all but unparseable ones),
+ * or 0 with nothing counted when the port is not started.
+ */
+uint32_t nic_port_rx_burst(uint16_t port_id, struct nic_buf *bufs, uint32_t n);
+
+/* ------------------------------------------------------------------ capture */
+
+enum nic_capture_queue {
+	NIC_CAPTURE_TX,	  /* what leaves the port */
+	NIC_CAPTURE_HOST, /* what the port's pipeline delivered to the host (RSS, default miss) */
+};
+
+/* Keep up to depth frames of a queue in arrival order (0 = off, default 1024 at port
+ * start); frames arriving at a full ring are counted in capture_overflow, not kept. */
+doca_error_t nic_capture_set_depth(uint16_t port_id, enum nic_capture_queue q, uint32_t depth);
+/* Pop the oldest captured frame: copies at most cap bytes, *len gets the frame length.
+ * NOT_FOUND when the ring is empty. */
+doca_error_t nic_capture_pop(uint16_t port_id, enum nic_capture_queue q, uint8_t *buf, uint32_t cap, uint32_t *len);
+uint32_t nic_capture_count(uint16_t port_id, enum nic_capture_queue q);
+
+/* ------------------------------------------------------------------ traffic I/O */
+
+/*
+ * Attach the FLOWDPA_PORTn_RX / _TX configuration of core_config_get() to a started port:
+ * the TX pcap sink is opened at once (completed by nic_port_stop); the RX source runs
+ * in a NIC worker thread once nic_traffic_kick(port) is called with the port's root
+ * pipe present, or 1 s after the root pipe appeared. IO_FAILED when a file cannot be
+ * opened (logged with the path and the reason).
+ */
+doca_error_t nic_traffic_attach(uint16_t port_id);
+/* The flow layer saw entries_process return with nothing pending on the port. */
+void nic_traffic_kick(uint16_t port_id);
+/* Wait until every RX source has finished playing (timeout_ms 0 = forever).
+ * TIME_OUT when one is still running. */
+doca_error_t nic_traffic_wait(uint32_t timeout_ms);
+
+/* Deterministic generator frames: 64-byte Eth/IPv4/UDP, flow i -> dst 10.0.0.0 + i. */
+void nic_gen_frame(uint32_t flow, uint8_t frame[64]);
+struct nic_gen;
+/* A Zipf(s) sampler over flows (s = 0: uniform) with its own seeded PRNG. */
+doca_error_t nic_gen_create(uint32_t flows, double zipf, uint64_t seed, struct nic_gen **gen);
+uint32_t nic_gen_next(struct nic_gen *gen);
+void nic_gen_destroy(struct nic_gen *gen);
+
+/* ------------------------------------------------------------------ threads, lifecycle */
+
+/*
+ * Wait until every datapath thread that was inside a burst when this was called has
+ * left it. Called by control paths before freeing memory the datapath may read.
+ */
+void nic_dp_synchronize(void);
+/* Free everything (pipes, entries, captures); ports must be stopped. */
+void nic_shutdown(void);
+
+#endif /* FLOWDPA_NIC_H_ */

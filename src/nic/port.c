@@ -1,0 +1,303 @@
+/*
+ * port.c - NIC ports: started state, root pipe, statistics, and the capture rings of
+ * what leaves a port (TX) or reaches its host queue (HOST), plus the TX pcap sink.
+ * The packet path reads nic_port_hot[] only; statistics are added once per burst.
+ */
+#include <pcap/pcap.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include <core/core.h>
+
+#include "nic_internal.h"
+
+DOCA_LOG_REGISTER(NIC::PORT);
+
+#define CAPTURE_DEFAULT_DEPTH 1024
+
+struct capture_ring {
+	uint32_t depth, head, count;
+	uint8_t (*frames)[NIC_MAX_FRAME];
+	uint32_t *lens;
+};
+
+struct port_cold {
+	pthread_mutex_t lock; /* rings, dumper, start/stop */
+	struct capture_ring ring[2];
+	pcap_dumper_t *dumper;
+	_Atomic uint64_t rx_pkts, rx_bytes, rx_errors, tx_pkts, tx_bytes, host, drops, overflow;
+};
+
+struct nic_port_hot nic_port_hot[NIC_MAX_PORTS];
+static struct port_cold ports[NIC_MAX_PORTS];
+static pthread_once_t ports_once = PTHREAD_ONCE_INIT;
+
+static void ports_init(void)
+{
+	for (int i = 0; i < NIC_MAX_PORTS; i++)
+		pthread_mutex_init(&ports[i].lock, NULL);
+}
+
+static doca_error_t ring_resize(struct capture_ring *r, uint32_t depth)
+{
+	free(r->frames);
+	free(r->lens);
+	memset(r, 0, sizeof(*r));
+	if (depth == 0)
+		return DOCA_SUCCESS;
+	r->frames = malloc((size_t)depth * NIC_MAX_FRAME);
+	r->lens = malloc((size_t)depth * sizeof(uint32_t));
+	if (r->frames == NULL || r->lens == NULL) {
+		free(r->frames);
+		free(r->lens);
+		memset(r, 0, sizeof(*r));
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	r->depth = depth;
+	return DOCA_SUCCESS;
+}
+
+static void update_capture_on(uint16_t id)
+{
+	struct port_cold *c = &ports[id];
+	atomic_store_explicit(&nic_port_hot[id].capture_on[NIC_CAPTURE_TX], c->ring[0].depth > 0 || c->dumper,
+			      memory_order_release);
+	atomic_store_explicit(&nic_port_hot[id].capture_on[NIC_CAPTURE_HOST], c->ring[1].depth > 0,
+			      memory_order_release);
+}
+
+doca_error_t nic_port_start(uint16_t id)
+{
+	pthread_once(&ports_once, ports_init);
+	if (id >= NIC_MAX_PORTS) {
+		CORE_LOG_ERR("port %u: id out of range (max %u)", id, NIC_MAX_PORTS - 1);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	struct port_cold *c = &ports[id];
+	pthread_mutex_lock(&c->lock);
+	if (atomic_load(&nic_port_hot[id].started)) {
+		pthread_mutex_unlock(&c->lock);
+		CORE_LOG_ERR("port %u: already started", id);
+		return DOCA_ERROR_ALREADY_EXIST;
+	}
+	atomic_store(&c->rx_pkts, 0);
+	atomic_store(&c->rx_bytes, 0);
+	atomic_store(&c->rx_errors, 0);
+	atomic_store(&c->tx_pkts, 0);
+	atomic_store(&c->tx_bytes, 0);
+	atomic_store(&c->host, 0);
+	atomic_store(&c->drops, 0);
+	atomic_store(&c->overflow, 0);
+	doca_error_t err = ring_resize(&c->ring[0], CAPTURE_DEFAULT_DEPTH);
+	if (err == DOCA_SUCCESS)
+		err = ring_resize(&c->ring[1], CAPTURE_DEFAULT_DEPTH);
+	if (err != DOCA_SUCCESS) {
+		ring_resize(&c->ring[0], 0);
+		pthread_mutex_unlock(&c->lock);
+		return err;
+	}
+	update_capture_on(id);
+	atomic_store_explicit(&nic_port_hot[id].root, NULL, memory_order_release);
+	atomic_store_explicit(&nic_port_hot[id].manager, -1, memory_order_release);
+	nic_port_hot[id].trace_pid = 1;
+	atomic_store_explicit(&nic_port_hot[id].started, true, memory_order_release);
+	pthread_mutex_unlock(&c->lock);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t nic_port_stop(uint16_t id)
+{
+	pthread_once(&ports_once, ports_init);
+	if (id >= NIC_MAX_PORTS)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!atomic_load(&nic_port_hot[id].started)) {
+		CORE_LOG_ERR("port %u: not started", id);
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	/* Sources first: nothing may enter the port while it goes away. */
+	nic_traffic_detach(id);
+	struct port_cold *c = &ports[id];
+	atomic_store_explicit(&nic_port_hot[id].started, false, memory_order_release);
+	atomic_store_explicit(&nic_port_hot[id].capture_on[0], false, memory_order_release);
+	atomic_store_explicit(&nic_port_hot[id].capture_on[1], false, memory_order_release);
+	nic_dp_synchronize();
+	pthread_mutex_lock(&c->lock);
+	ring_resize(&c->ring[0], 0);
+	ring_resize(&c->ring[1], 0);
+	if (c->dumper) {
+		pcap_dump_close(c->dumper);
+		c->dumper = NULL;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t nic_port_set_manager(uint16_t id, int32_t manager_id)
+{
+	if (id >= NIC_MAX_PORTS || manager_id >= NIC_MAX_PORTS || manager_id < -1 || manager_id == id) {
+		CORE_LOG_ERR("port %u: bad switch manager id %d", id, manager_id);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!nic_port_started(id)) {
+		CORE_LOG_ERR("port %u: not started", id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	atomic_store_explicit(&nic_port_hot[id].manager, manager_id, memory_order_release);
+	return DOCA_SUCCESS;
+}
+
+void nic_port_set_trace_pid(uint16_t id, uint32_t pid)
+{
+	if (id < NIC_MAX_PORTS)
+		nic_port_hot[id].trace_pid = pid;
+}
+
+bool nic_port_started(uint16_t id)
+{
+	return id < NIC_MAX_PORTS && atomic_load_explicit(&nic_port_hot[id].started, memory_order_acquire);
+}
+
+doca_error_t nic_port_stats_get(uint16_t id, struct nic_port_stats *s)
+{
+	if (id >= NIC_MAX_PORTS || s == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	struct port_cold *c = &ports[id];
+	s->rx_pkts = atomic_load(&c->rx_pkts);
+	s->rx_bytes = atomic_load(&c->rx_bytes);
+	s->rx_errors = atomic_load(&c->rx_errors);
+	s->tx_pkts = atomic_load(&c->tx_pkts);
+	s->tx_bytes = atomic_load(&c->tx_bytes);
+	s->host_pkts = atomic_load(&c->host);
+	s->drops = atomic_load(&c->drops);
+	s->capture_overflow = atomic_load(&c->overflow);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t nic_port_set_root(uint16_t id, struct nic_pipe *root, struct nic_pipe *expected)
+{
+	struct nic_pipe *exp = expected;
+	if (atomic_compare_exchange_strong_explicit(&nic_port_hot[id].root, &exp, root, memory_order_acq_rel,
+						    memory_order_acquire))
+		return DOCA_SUCCESS;
+	return DOCA_ERROR_ALREADY_EXIST;
+}
+
+void nic_port_account(uint16_t id, const struct nic_port_delta *d)
+{
+	struct port_cold *c = &ports[id];
+	if (d->rx_pkts) {
+		atomic_fetch_add_explicit(&c->rx_pkts, d->rx_pkts, memory_order_relaxed);
+		atomic_fetch_add_explicit(&c->rx_bytes, d->rx_bytes, memory_order_relaxed);
+	}
+	if (d->rx_errors)
+		atomic_fetch_add_explicit(&c->rx_errors, d->rx_errors, memory_order_relaxed);
+	if (d->drops)
+		atomic_fetch_add_explicit(&c->drops, d->drops, memory_order_relaxed);
+	if (d->host)
+		atomic_fetch_add_explicit(&c->host, d->host, memory_order_relaxed);
+}
+
+void nic_port_account_tx(uint32_t id, uint64_t pkts, uint64_t bytes)
+{
+	atomic_fetch_add_explicit(&ports[id].tx_pkts, pkts, memory_order_relaxed);
+	atomic_fetch_add_explicit(&ports[id].tx_bytes, bytes, memory_order_relaxed);
+}
+
+void nic_port_capture_slow(uint16_t id, enum nic_capture_queue q, const uint8_t *data, uint32_t len)
+{
+	struct port_cold *c = &ports[id];
+	pthread_mutex_lock(&c->lock);
+	struct capture_ring *r = &c->ring[q];
+	if (r->depth) {
+		if (r->count == r->depth) {
+			atomic_fetch_add_explicit(&c->overflow, 1, memory_order_relaxed);
+		} else {
+			uint32_t slot = (r->head + r->count) % r->depth;
+			memcpy(r->frames[slot], data, len);
+			r->lens[slot] = len;
+			r->count++;
+		}
+	}
+	if (q == NIC_CAPTURE_TX && c->dumper) {
+		struct pcap_pkthdr h;
+		gettimeofday(&h.ts, NULL);
+		h.caplen = h.len = len;
+		pcap_dump((u_char *)c->dumper, &h, data);
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+doca_error_t nic_capture_set_depth(uint16_t id, enum nic_capture_queue q, uint32_t depth)
+{
+	if (id >= NIC_MAX_PORTS || (q != NIC_CAPTURE_TX && q != NIC_CAPTURE_HOST))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!nic_port_started(id))
+		return DOCA_ERROR_BAD_STATE;
+	struct port_cold *c = &ports[id];
+	/* Turn capture off first so no burst writes into the ring being replaced. */
+	atomic_store_explicit(&nic_port_hot[id].capture_on[q], q == NIC_CAPTURE_TX && c->dumper,
+			      memory_order_release);
+	pthread_mutex_lock(&c->lock);
+	doca_error_t err = ring_resize(&c->ring[q], depth);
+	update_capture_on(id);
+	pthread_mutex_unlock(&c->lock);
+	return err;
+}
+
+doca_error_t nic_capture_pop(uint16_t id, enum nic_capture_queue q, uint8_t *buf, uint32_t cap, uint32_t *len)
+{
+	if (id >= NIC_MAX_PORTS || (q != NIC_CAPTURE_TX && q != NIC_CAPTURE_HOST) || len == NULL ||
+	    (buf == NULL && cap))
+		return DOCA_ERROR_INVALID_VALUE;
+	struct port_cold *c = &ports[id];
+	pthread_mutex_lock(&c->lock);
+	struct capture_ring *r = &c->ring[q];
+	if (r->count == 0) {
+		pthread_mutex_unlock(&c->lock);
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	uint32_t l = r->lens[r->head];
+	memcpy(buf, r->frames[r->head], l < cap ? l : cap);
+	*len = l;
+	r->head = (r->head + 1) % r->depth;
+	r->count--;
+	pthread_mutex_unlock(&c->lock);
+	return DOCA_SUCCESS;
+}
+
+uint32_t nic_capture_count(uint16_t id, enum nic_capture_queue q)
+{
+	if (id >= NIC_MAX_PORTS || (q != NIC_CAPTURE_TX && q != NIC_CAPTURE_HOST))
+		return 0;
+	pthread_mutex_lock(&ports[id].lock);
+	uint32_t n = ports[id].ring[q].count;
+	pthread_mutex_unlock(&ports[id].lock);
+	return n;
+}
+
+void nic_port_set_dumper(uint16_t id, void *dumper)
+{
+	pthread_mutex_lock(&ports[id].lock);
+	ports[id].dumper = dumper;
+	update_capture_on(id);
+	pthread_mutex_unlock(&ports[id].lock);
+}
+
+void *nic_port_take_dumper(uint16_t id)
+{
+	pthread_mutex_lock(&ports[id].lock);
+	void *d = ports[id].dumper;
+	ports[id].dumper = NULL;
+	update_capture_on(id);
+	pthread_mutex_unlock(&ports[id].lock);
+	return d;
+}
+
+void nic_shutdown(void)
+{
+	for (uint16_t i = 0; i < NIC_MAX_PORTS; i++)
+		if (nic_port_started(i))
+			nic_port_stop(i);
+	nic_pipes_free_all();
+}

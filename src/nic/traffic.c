@@ -1,0 +1,434 @@
+/*
+ * traffic.c - traffic I/O of the NIC: FLOWDPA_PORTn_RX sources (a pcap file, or the
+ * deterministic generator) played by one NIC worker thread per port, and the
+ * FLOWDPA_PORTn_TX pcap sink. A source starts when the flow layer kicks the port (its
+ * root pipe exists and entries_process returned with nothing pending) or 1 s after the
+ * root pipe appeared, whichever is first (DESIGN.md, Configuration).
+ */
+#include <errno.h>
+#include <math.h>
+#include <pcap/pcap.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <core/core.h>
+
+#include "nic_internal.h"
+
+DOCA_LOG_REGISTER(NIC::TRAFFIC);
+
+#define GEN_FRAME_LEN 64
+#define START_DELAY_NS 1000000000ull
+
+struct source {
+	bool attached;
+	bool thread_started;
+	uint16_t port;
+	pthread_t thread;
+	struct core_traffic_src cfg;
+	/* pcap source: all frames, loaded at attach so a bad file fails the port start. */
+	uint8_t *blob;
+	uint32_t *lens;
+	uint64_t *offs;
+	uint64_t nframes;
+	struct nic_gen *gen;
+	/* Start rule, under lock. */
+	bool stop, kicked, root_seen, done;
+	uint64_t root_ns;
+	pcap_t *sink_dead;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static struct source sources[NIC_MAX_PORTS];
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------ generator */
+
+struct nic_gen {
+	uint32_t flows;
+	uint64_t state;
+	double *cdf; /* NULL for uniform */
+};
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+doca_error_t nic_gen_create(uint32_t flows, double zipf, uint64_t seed, struct nic_gen **out)
+{
+	if (out == NULL || flows == 0 || zipf < 0)
+		return DOCA_ERROR_INVALID_VALUE;
+	struct nic_gen *g = calloc(1, sizeof(*g));
+	if (g == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	g->flows = flows;
+	g->state = seed;
+	if (zipf > 0) {
+		g->cdf = malloc((size_t)flows * sizeof(double));
+		if (g->cdf == NULL) {
+			free(g);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+		double sum = 0;
+		for (uint32_t i = 0; i < flows; i++)
+			g->cdf[i] = (sum += 1.0 / pow((double)(i + 1), zipf));
+		for (uint32_t i = 0; i < flows; i++)
+			g->cdf[i] /= sum;
+	}
+	*out = g;
+	return DOCA_SUCCESS;
+}
+
+uint32_t nic_gen_next(struct nic_gen *g)
+{
+	uint64_t r = splitmix(&g->state);
+	if (g->cdf == NULL)
+		return (uint32_t)(r % g->flows);
+	double u = (double)(r >> 11) * (1.0 / 9007199254740992.0);
+	uint32_t lo = 0, hi = g->flows - 1;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (g->cdf[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void nic_gen_destroy(struct nic_gen *g)
+{
+	if (g == NULL)
+		return;
+	free(g->cdf);
+	free(g);
+}
+
+static uint32_t csum_add(uint32_t s, const uint8_t *p, uint32_t n)
+{
+	for (uint32_t i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)(p[i] << 8 | p[i + 1]);
+	if (n & 1)
+		s += (uint32_t)p[n - 1] << 8;
+	return s;
+}
+
+static uint16_t csum_fold(uint32_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+void nic_gen_frame(uint32_t flow, uint8_t f[GEN_FRAME_LEN])
+{
+	static const uint8_t eth[14] = {0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01, 0x08, 0x00};
+	uint32_t dst = 0x0a000000u + flow; /* 10.0.0.0 + flow */
+	uint16_t sport = (uint16_t)(1024 + flow % 60000);
+
+	memset(f, 0, GEN_FRAME_LEN);
+	memcpy(f, eth, 14);
+	uint8_t *ip = f + 14;
+	ip[0] = 0x45;
+	ip[3] = GEN_FRAME_LEN - 14; /* total length 50 */
+	ip[8] = 64;
+	ip[9] = 17;
+	ip[12] = 192, ip[13] = 168, ip[14] = 0, ip[15] = 1;
+	ip[16] = (uint8_t)(dst >> 24), ip[17] = (uint8_t)(dst >> 16), ip[18] = (uint8_t)(dst >> 8),
+	ip[19] = (uint8_t)dst;
+	uint16_t c = csum_fold(csum_add(0, ip, 20));
+	ip[10] = (uint8_t)(c >> 8), ip[11] = (uint8_t)c;
+	uint8_t *udp = ip + 20;
+	udp[0] = (uint8_t)(sport >> 8), udp[1] = (uint8_t)sport;
+	udp[2] = 0x13, udp[3] = 0x88; /* 5000 */
+	udp[5] = GEN_FRAME_LEN - 34;  /* length 30 */
+	udp[8] = (uint8_t)(flow >> 24), udp[9] = (uint8_t)(flow >> 16), udp[10] = (uint8_t)(flow >> 8),
+	udp[11] = (uint8_t)flow;
+	uint8_t pseudo[12] = {ip[12], ip[13], ip[14], ip[15], ip[16], ip[17], ip[18], ip[19], 0, 17, 0, udp[5]};
+	uint32_t s = csum_add(0, pseudo, 12);
+	s = csum_add(s, udp, GEN_FRAME_LEN - 34);
+	c = csum_fold(s);
+	if (c == 0)
+		c = 0xffff;
+	udp[6] = (uint8_t)(c >> 8), udp[7] = (uint8_t)c;
+}
+
+/* ------------------------------------------------------------------ sources */
+
+static doca_error_t load_pcap(struct source *s)
+{
+	char err[PCAP_ERRBUF_SIZE];
+	pcap_t *pc = pcap_open_offline(s->cfg.path, err);
+	if (pc == NULL) {
+		CORE_LOG_ERR("FLOWDPA_PORT%u_RX: cannot open pcap '%s': %s", s->port, s->cfg.path, err);
+		return DOCA_ERROR_IO_FAILED;
+	}
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	uint64_t cap = 0, used = 0, bytes_cap = 0, skipped = 0;
+	int rc;
+	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
+		if (h->caplen > NIC_MAX_FRAME || h->caplen < 14) {
+			skipped++;
+			continue;
+		}
+		if (s->nframes == cap) {
+			cap = cap ? cap * 2 : 256;
+			uint32_t *l = realloc(s->lens, cap * sizeof(*l));
+			uint64_t *o = l ? realloc(s->offs, cap * sizeof(*o)) : NULL;
+			if (l)
+				s->lens = l;
+			if (o)
+				s->offs = o;
+			if (l == NULL || o == NULL)
+				goto nomem;
+		}
+		if (used + h->caplen > bytes_cap) {
+			bytes_cap = (bytes_cap + h->caplen) * 2;
+			uint8_t *b = realloc(s->blob, bytes_cap);
+			if (b == NULL)
+				goto nomem;
+			s->blob = b;
+		}
+		memcpy(s->blob + used, data, h->caplen);
+		s->offs[s->nframes] = used;
+		s->lens[s->nframes] = h->caplen;
+		used += h->caplen;
+		s->nframes++;
+	}
+	if (rc == -1)
+		CORE_LOG_WARN("FLOWDPA_PORT%u_RX: '%s': read error after %llu frames: %s", s->port, s->cfg.path,
+			      (unsigned long long)s->nframes, pcap_geterr(pc));
+	if (skipped)
+		CORE_LOG_WARN("FLOWDPA_PORT%u_RX: '%s': %llu frames skipped (shorter than 14 or longer than %u bytes)",
+			      s->port, s->cfg.path, (unsigned long long)skipped, NIC_MAX_FRAME);
+	pcap_close(pc);
+	return DOCA_SUCCESS;
+nomem:
+	pcap_close(pc);
+	return DOCA_ERROR_NO_MEMORY;
+}
+
+static bool may_start(const struct source *s)
+{
+	if (s->stop)
+		return true;
+	if (nic_port_root(s->port) == NULL)
+		return false;
+	return s->kicked || (s->root_seen && now_ns() >= s->root_ns + START_DELAY_NS);
+}
+
+static void *source_main(void *arg)
+{
+	struct source *s = arg;
+	static _Thread_local uint8_t frames[NIC_BURST_MAX][NIC_MAX_FRAME];
+	struct nic_buf bufs[NIC_BURST_MAX];
+
+	pthread_mutex_lock(&lock);
+	while (!may_start(s)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 10 * 1000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&cond, &lock, &ts);
+	}
+	pthread_mutex_unlock(&lock);
+
+	uint64_t per_loop = s->cfg.kind == CORE_TRAFFIC_PCAP ? s->nframes : s->cfg.pkts;
+	uint32_t loops = s->cfg.loop ? s->cfg.loop : 1;
+	uint64_t t0 = now_ns(), sent = 0;
+	bool stop = false;
+	for (uint32_t l = 0; l < loops && !stop; l++) {
+		for (uint64_t i = 0; i < per_loop && !stop;) {
+			uint32_t n = 0;
+			for (; n < NIC_BURST_MAX && i < per_loop; n++, i++) {
+				bufs[n].data = frames[n];
+				if (s->cfg.kind == CORE_TRAFFIC_PCAP) {
+					bufs[n].len = s->lens[i];
+					memcpy(frames[n], s->blob + s->offs[i], s->lens[i]);
+				} else {
+					bufs[n].len = GEN_FRAME_LEN;
+					nic_gen_frame(nic_gen_next(s->gen), frames[n]);
+				}
+			}
+			nic_port_rx_burst(s->port, bufs, n);
+			sent += n;
+			if (s->cfg.rate_pps) {
+				uint64_t due = t0 + sent * 1000000000ull / s->cfg.rate_pps, t = now_ns();
+				if (due > t) {
+					struct timespec d = {(time_t)((due - t) / 1000000000ull),
+							     (long)((due - t) % 1000000000ull)};
+					nanosleep(&d, NULL);
+				}
+			}
+			pthread_mutex_lock(&lock);
+			stop = s->stop;
+			pthread_mutex_unlock(&lock);
+		}
+	}
+	pthread_mutex_lock(&lock);
+	s->done = true;
+	pthread_cond_broadcast(&cond);
+	pthread_mutex_unlock(&lock);
+	return NULL;
+}
+
+static void source_free(struct source *s)
+{
+	free(s->blob);
+	free(s->lens);
+	free(s->offs);
+	nic_gen_destroy(s->gen);
+	s->blob = NULL;
+	s->lens = NULL;
+	s->offs = NULL;
+	s->gen = NULL;
+	s->nframes = 0;
+}
+
+doca_error_t nic_traffic_attach(uint16_t port)
+{
+	if (port >= NIC_MAX_PORTS)
+		return DOCA_ERROR_INVALID_VALUE;
+	const struct core_config *cfg = core_config_get();
+	if (cfg == NULL)
+		return core_config_status();
+	struct source *s = &sources[port];
+	doca_error_t err = DOCA_SUCCESS;
+
+	const struct core_traffic_sink *tx = &cfg->port_tx[port];
+	if (tx->kind == CORE_TRAFFIC_PCAP) {
+		pcap_t *dead = pcap_open_dead(DLT_EN10MB, 65535);
+		pcap_dumper_t *d = dead ? pcap_dump_open(dead, tx->path) : NULL;
+		if (d == NULL) {
+			CORE_LOG_ERR("FLOWDPA_PORT%u_TX: cannot write pcap '%s': %s", port, tx->path,
+				     dead ? pcap_geterr(dead) : "out of memory");
+			if (dead)
+				pcap_close(dead);
+			return DOCA_ERROR_IO_FAILED;
+		}
+		s->sink_dead = dead;
+		nic_port_set_dumper(port, d);
+	}
+
+	const struct core_traffic_src *rx = &cfg->port_rx[port];
+	if (rx->kind == CORE_TRAFFIC_NONE)
+		return DOCA_SUCCESS;
+	memset(&s->cfg, 0, sizeof(s->cfg));
+	s->cfg = *rx;
+	s->port = port;
+	if (rx->kind == CORE_TRAFFIC_PCAP)
+		err = load_pcap(s);
+	else
+		err = nic_gen_create(rx->flows ? rx->flows : 1, rx->zipf, rx->seed, &s->gen);
+	if (err != DOCA_SUCCESS) {
+		source_free(s);
+		nic_traffic_detach(port);
+		return err;
+	}
+	pthread_mutex_lock(&lock);
+	s->stop = s->kicked = s->done = false;
+	s->root_seen = nic_port_root(port) != NULL;
+	s->root_ns = now_ns();
+	s->attached = true;
+	pthread_mutex_unlock(&lock);
+	if (pthread_create(&s->thread, NULL, source_main, s) != 0) {
+		CORE_LOG_ERR("FLOWDPA_PORT%u_RX: cannot start the NIC worker thread", port);
+		s->attached = false;
+		source_free(s);
+		nic_traffic_detach(port);
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	s->thread_started = true;
+	return DOCA_SUCCESS;
+}
+
+void nic_traffic_kick(uint16_t port)
+{
+	if (port >= NIC_MAX_PORTS)
+		return;
+	pthread_mutex_lock(&lock);
+	if (sources[port].attached && !sources[port].kicked) {
+		sources[port].kicked = true;
+		pthread_cond_broadcast(&cond);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+void nic_traffic_root_set(uint16_t port)
+{
+	pthread_mutex_lock(&lock);
+	struct source *s = &sources[port];
+	if (s->attached && !s->root_seen) {
+		s->root_seen = true;
+		s->root_ns = now_ns();
+		pthread_cond_broadcast(&cond);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+doca_error_t nic_traffic_wait(uint32_t timeout_ms)
+{
+	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	pthread_mutex_lock(&lock);
+	for (;;) {
+		bool busy = false;
+		for (int i = 0; i < NIC_MAX_PORTS; i++)
+			busy |= sources[i].attached && !sources[i].done;
+		if (!busy)
+			break;
+		if (timeout_ms && now_ns() >= deadline) {
+			pthread_mutex_unlock(&lock);
+			return DOCA_ERROR_TIME_OUT;
+		}
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 5 * 1000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&cond, &lock, &ts);
+	}
+	pthread_mutex_unlock(&lock);
+	return DOCA_SUCCESS;
+}
+
+void nic_traffic_detach(uint16_t port)
+{
+	struct source *s = &sources[port];
+	pthread_mutex_lock(&lock);
+	s->stop = true;
+	pthread_cond_broadcast(&cond);
+	bool join = s->thread_started;
+	pthread_mutex_unlock(&lock);
+	if (join)
+		pthread_join(s->thread, NULL);
+	pthread_mutex_lock(&lock);
+	s->thread_started = false;
+	s->attached = false;
+	pthread_mutex_unlock(&lock);
+	source_free(s);
+	pcap_dumper_t *d = nic_port_take_dumper(port);
+	if (d)
+		pcap_dump_close(d);
+	if (s->sink_dead) {
+		pcap_close(s->sink_dead);
+		s->sink_dead = NULL;
+	}
+}

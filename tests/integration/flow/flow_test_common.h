@@ -1,0 +1,294 @@
+/*
+ * flow_test_common.h - helpers for the doca_flow test programs, in the style of DOCA's
+ * samples/doca_flow/flow_common.{c,h} (init_doca_flow, port start/stop, entry
+ * callbacks, set_flow_pipe_cfg) plus frame builders and readers for injected and
+ * captured packets. Header-only so every flow test (unit, integration, lifecycle,
+ * bench) shares one copy.
+ */
+#ifndef FLOW_TEST_COMMON_H_
+#define FLOW_TEST_COMMON_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <doca_bitfield.h>
+#include <doca_flow.h>
+#include <doca_log.h>
+#include <flowdpa.h>
+
+#define BE_IPV4_ADDR(a, b, c, d) (DOCA_HTOBE32(((uint32_t)(a) << 24) | ((b) << 16) | ((c) << 8) | (d)))
+#define DEFAULT_TIMEOUT_US (10000)
+#define FT_MAX_PORTS 4
+
+struct entries_status {
+	bool failure;
+	int nb_processed;
+	int nb_add, nb_del, nb_upd;
+};
+
+static inline void check_for_valid_entry(struct doca_flow_pipe_entry *entry, uint16_t pipe_queue,
+					 enum doca_flow_entry_status status, enum doca_flow_entry_op op,
+					 void *user_ctx)
+{
+	(void)entry;
+	(void)pipe_queue;
+	struct entries_status *s = user_ctx;
+	if (s == NULL)
+		return;
+	if (status != DOCA_FLOW_ENTRY_STATUS_SUCCESS)
+		s->failure = true;
+	s->nb_processed++;
+	s->nb_add += op == DOCA_FLOW_ENTRY_OP_ADD;
+	s->nb_del += op == DOCA_FLOW_ENTRY_OP_DEL;
+	s->nb_upd += op == DOCA_FLOW_ENTRY_OP_UPD;
+}
+
+static inline doca_error_t init_doca_flow_cb(int nb_queues, const char *mode, doca_flow_entry_process_cb cb)
+{
+	struct doca_flow_cfg *cfg;
+	doca_error_t r = doca_flow_cfg_create(&cfg);
+	if (r != DOCA_SUCCESS)
+		return r;
+	r = doca_flow_cfg_set_pipe_queues(cfg, (uint16_t)nb_queues);
+	if (r == DOCA_SUCCESS)
+		r = doca_flow_cfg_set_mode_args(cfg, mode);
+	if (r == DOCA_SUCCESS)
+		r = doca_flow_cfg_set_cb_entry_process(cfg, cb);
+	if (r == DOCA_SUCCESS)
+		r = doca_flow_cfg_set_resource_mode(cfg, DOCA_FLOW_RESOURCE_MODE_PORT);
+	if (r == DOCA_SUCCESS)
+		r = doca_flow_init(cfg);
+	doca_flow_cfg_destroy(cfg);
+	return r;
+}
+
+static inline doca_error_t init_doca_flow(int nb_queues, const char *mode)
+{
+	return init_doca_flow_cb(nb_queues, mode, check_for_valid_entry);
+}
+
+/* Start port ids 0..nb_ports-1 as VNF ports (no device handle: accepted by flowdpa). */
+static inline doca_error_t init_doca_flow_ports(int nb_ports, struct doca_flow_port *ports[])
+{
+	for (int i = 0; i < nb_ports; i++) {
+		struct doca_flow_port_cfg *pc;
+		doca_error_t r = doca_flow_port_cfg_create(&pc);
+		if (r != DOCA_SUCCESS)
+			return r;
+		doca_flow_port_cfg_set_port_id(pc, (uint16_t)i);
+		doca_flow_port_cfg_set_actions_mem_size(pc, 4096);
+		doca_flow_port_cfg_set_nr_resources(pc, DOCA_FLOW_RESOURCE_COUNTER, 64);
+		doca_flow_port_cfg_set_dev(pc, NULL);
+		doca_flow_port_cfg_set_devargs(pc, "th_win_us=0");
+		r = doca_flow_port_start(pc, &ports[i]);
+		doca_flow_port_cfg_destroy(pc);
+		if (r != DOCA_SUCCESS)
+			return r;
+	}
+	return DOCA_SUCCESS;
+}
+
+static inline void stop_doca_flow_ports(int nb_ports, struct doca_flow_port *ports[])
+{
+	for (int i = nb_ports - 1; i >= 0; i--)
+		if (ports[i])
+			doca_flow_port_pipes_flush(ports[i]);
+	for (int i = nb_ports - 1; i >= 0; i--)
+		if (ports[i])
+			doca_flow_port_stop(ports[i]);
+}
+
+static inline doca_error_t set_flow_pipe_cfg(struct doca_flow_pipe_cfg *cfg, const char *name,
+					     enum doca_flow_pipe_type type, bool is_root)
+{
+	doca_error_t r = doca_flow_pipe_cfg_set_name(cfg, name);
+	if (r == DOCA_SUCCESS)
+		r = doca_flow_pipe_cfg_set_type(cfg, type);
+	if (r == DOCA_SUCCESS)
+		r = doca_flow_pipe_cfg_set_is_root(cfg, is_root);
+	return r;
+}
+
+static inline doca_error_t flow_process_entries(struct doca_flow_port *port, struct entries_status *status,
+						int nr_entries)
+{
+	doca_error_t r = doca_flow_entries_process(port, 0, DEFAULT_TIMEOUT_US, (uint32_t)nr_entries);
+	if (r != DOCA_SUCCESS)
+		return r;
+	if (status->nb_processed != nr_entries || status->failure)
+		return DOCA_ERROR_BAD_STATE;
+	return DOCA_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ frames */
+
+static inline uint16_t ft_rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t ft_rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline void ft_wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void ft_wr32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static inline uint32_t ft_sum(uint32_t s, const uint8_t *p, uint32_t n)
+{
+	for (uint32_t i = 0; i + 1 < n; i += 2)
+		s += ft_rd16(p + i);
+	if (n & 1)
+		s += (uint32_t)p[n - 1] << 8;
+	return s;
+}
+
+static inline uint16_t ft_fold(uint32_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+/* Eth/IPv4/(UDP|TCP) with valid checksums; addresses and ports in host order. */
+static inline uint32_t ft_build4(uint8_t *f, uint8_t proto, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
+				 uint32_t payload)
+{
+	static const uint8_t eth[14] = {0x02, 0, 0, 0, 0, 0xbb, 0x02, 0, 0, 0, 0, 0xaa, 0x08, 0x00};
+	uint32_t l4len = (proto == 6 ? 20 : 8) + payload;
+	uint32_t len = 14 + 20 + l4len;
+	memset(f, 0, len);
+	memcpy(f, eth, 14);
+	uint8_t *ip = f + 14;
+	ip[0] = 0x45;
+	ft_wr16(ip + 2, (uint16_t)(20 + l4len));
+	ip[8] = 64;
+	ip[9] = proto;
+	ft_wr32(ip + 12, src);
+	ft_wr32(ip + 16, dst);
+	ft_wr16(ip + 10, ft_fold(ft_sum(0, ip, 20)));
+	uint8_t *l4 = ip + 20;
+	ft_wr16(l4, sport);
+	ft_wr16(l4 + 2, dport);
+	for (uint32_t i = 0; i < payload; i++)
+		l4[l4len - payload + i] = (uint8_t)i;
+	if (proto == 6)
+		l4[12] = 5 << 4;
+	else
+		ft_wr16(l4 + 4, (uint16_t)l4len);
+	uint8_t ph[12];
+	memcpy(ph, ip + 12, 8);
+	ph[8] = 0;
+	ph[9] = proto;
+	ft_wr16(ph + 10, (uint16_t)l4len);
+	uint16_t c = ft_fold(ft_sum(ft_sum(0, ph, 12), l4, l4len));
+	if (proto == 17 && c == 0)
+		c = 0xffff;
+	ft_wr16(l4 + (proto == 6 ? 16 : 6), c);
+	return len;
+}
+
+static inline uint32_t ft_udp4(uint8_t *f, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport)
+{
+	return ft_build4(f, 17, src, dst, sport, dport, 18);
+}
+
+/* IPv4 header and L4 checksums of a frame built by ft_build4 (after rewrites). */
+static inline bool ft_checksums_ok(const uint8_t *f, uint32_t len)
+{
+	const uint8_t *ip = f + 14;
+	if (len < 34 || ft_fold(ft_sum(0, ip, 20)) != 0)
+		return false;
+	uint32_t l4len = ft_rd16(ip + 2) - 20u;
+	uint8_t ph[12];
+	memcpy(ph, ip + 12, 8);
+	ph[8] = 0;
+	ph[9] = ip[9];
+	ft_wr16(ph + 10, (uint16_t)l4len);
+	return ft_fold(ft_sum(ft_sum(0, ph, 12), ip + 20, l4len)) == 0;
+}
+
+static inline uint32_t ft_ip4_src(const uint8_t *f)
+{
+	return ft_rd32(f + 26);
+}
+
+static inline uint32_t ft_ip4_dst(const uint8_t *f)
+{
+	return ft_rd32(f + 30);
+}
+
+static inline uint16_t ft_sport(const uint8_t *f)
+{
+	return ft_rd16(f + 34);
+}
+
+static inline uint16_t ft_dport(const uint8_t *f)
+{
+	return ft_rd16(f + 36);
+}
+
+/* Injected-frame helper: one UDP/IPv4 frame into port. */
+static inline doca_error_t ft_inject_udp4(uint16_t port, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport)
+{
+	uint8_t f[128];
+	uint32_t len = ft_udp4(f, src, dst, sport, dport);
+	return flowdpa_port_inject(port, f, len);
+}
+
+static inline uint64_t ft_entry_pkts(struct doca_flow_pipe_entry *e)
+{
+	struct doca_flow_resource_query q;
+	memset(&q, 0, sizeof(q));
+	if (doca_flow_resource_query_entry(e, &q) != DOCA_SUCCESS)
+		return UINT64_MAX;
+	return q.counter.total_pkts;
+}
+
+static inline uint64_t ft_miss_pkts(struct doca_flow_pipe *p)
+{
+	struct doca_flow_resource_query q;
+	memset(&q, 0, sizeof(q));
+	if (doca_flow_resource_query_pipe_miss(p, &q) != DOCA_SUCCESS)
+		return UINT64_MAX;
+	return q.counter.total_pkts;
+}
+
+/* Drain a port's capture ring. */
+static inline void ft_drain(uint16_t port)
+{
+	uint8_t buf[FLOWDPA_MAX_FRAME];
+	uint32_t len;
+	while (flowdpa_port_capture_pop(port, buf, sizeof(buf), &len) == DOCA_SUCCESS)
+		;
+	while (flowdpa_host_capture_pop(port, buf, sizeof(buf), &len) == DOCA_SUCCESS)
+		;
+}
+
+/* Route library (SDK) log lines at error level and above to stderr, as samples do. */
+static inline void ft_log_init(void)
+{
+	static bool done;
+	struct doca_log_backend *be;
+	if (done)
+		return;
+	done = true;
+	if (doca_log_backend_create_with_file_sdk(stderr, &be) == DOCA_SUCCESS)
+		doca_log_backend_set_sdk_level(be, DOCA_LOG_LEVEL_WARNING);
+}
+
+#endif /* FLOW_TEST_COMMON_H_ */

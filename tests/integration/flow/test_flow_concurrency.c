@@ -1,0 +1,225 @@
+/*
+ * test_flow_concurrency.c - two injector threads run packets through a root BASIC pipe
+ * while a host thread removes, re-adds and updates its entries. Afterwards every
+ * injected packet is accounted for exactly once: packets injected == sum of the live
+ * entries' counters + the final counters of removed entries (read in their DEL
+ * completion, after which no packet can reach them) + pipe misses. Run under TSan too.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include <flow/flow_provider.h>
+#include <nic/nic.h>
+
+#include "flow_test_common.h"
+
+#define NB_ENTRIES 64
+#define PKTS_PER_THREAD 40000
+#define BURST 32
+
+static struct doca_flow_port *ports[2];
+static struct doca_flow_pipe *root;
+static struct doca_flow_pipe_entry *entries[NB_ENTRIES];
+static uint64_t removed_pkts;
+static int processed;
+static _Atomic int injectors_done;
+
+/* Entry callback: on DEL, the entry's counter is final. */
+static void entry_cb(struct doca_flow_pipe_entry *entry, uint16_t q, enum doca_flow_entry_status st,
+		     enum doca_flow_entry_op op, void *ctx)
+{
+	(void)q;
+	(void)ctx;
+	assert_int_equal(st, DOCA_FLOW_ENTRY_STATUS_SUCCESS);
+	processed++;
+	if (op == DOCA_FLOW_ENTRY_OP_DEL)
+		removed_pkts += ft_entry_pkts(entry);
+}
+
+static doca_error_t add_entry(int i)
+{
+	struct doca_flow_match m;
+	memset(&m, 0, sizeof(m));
+	m.outer.udp.l4_port.dst_port = DOCA_HTOBE16(1000 + i);
+	return doca_flow_pipe_basic_add_entry(0, root, &m, 0, NULL, NULL, NULL, 0, NULL, &entries[i]);
+}
+
+static void *injector(void *arg)
+{
+	unsigned seed = (unsigned)(uintptr_t)arg;
+	uint8_t frames[BURST][128];
+	const void *ptrs[BURST];
+	uint32_t lens[BURST];
+	for (int sent = 0; sent < PKTS_PER_THREAD; sent += BURST) {
+		for (int k = 0; k < BURST; k++) {
+			seed = seed * 1103515245u + 12345u;
+			uint16_t dport = (uint16_t)(1000 + (seed >> 8) % (NB_ENTRIES + 8)); /* some misses */
+			lens[k] = ft_udp4(frames[k], 0x01010101, 0x0a000000u + (seed & 0xff), 9, dport);
+			ptrs[k] = frames[k];
+		}
+		uint32_t ok = 0;
+		assert_int_equal(flowdpa_port_inject_burst(0, ptrs, lens, BURST, &ok), DOCA_SUCCESS);
+		assert_int_equal(ok, BURST);
+	}
+	atomic_fetch_add(&injectors_done, 1);
+	return NULL;
+}
+
+static void test_concurrent_updates(void **state)
+{
+	(void)state;
+	struct doca_flow_match m;
+	struct doca_flow_actions act, *acts[1] = {&act};
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_fwd miss = {.type = DOCA_FLOW_FWD_DROP};
+	struct doca_flow_pipe_cfg *cfg;
+
+	memset(&m, 0, sizeof(m));
+	memset(&act, 0, sizeof(act));
+	m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
+	m.outer.udp.l4_port.dst_port = 0xffff;
+	act.outer.udp.l4_port.src_port = 0xffff;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, "ROOT", DOCA_FLOW_PIPE_BASIC, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, &m, NULL), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_monitor(cfg, &mon), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_miss_counter(cfg, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, NB_ENTRIES), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, &miss, &root), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	for (int i = 0; i < NB_ENTRIES; i++)
+		assert_int_equal(add_entry(i), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_set_depth(1, 0), DOCA_SUCCESS);
+
+	pthread_t th[2];
+	assert_int_equal(pthread_create(&th[0], NULL, injector, (void *)1), 0);
+	assert_int_equal(pthread_create(&th[1], NULL, injector, (void *)2), 0);
+
+	/* The host thread: remove / re-add / update while traffic runs. */
+	int rounds = 0;
+	while (atomic_load(&injectors_done) < 2 || rounds < 50) {
+		int i = rounds % NB_ENTRIES;
+		assert_int_equal(doca_flow_pipe_remove_entry(0, 0, entries[i]), DOCA_SUCCESS);
+		assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+		assert_int_equal(add_entry(i), DOCA_SUCCESS);
+		int j = (rounds * 7 + 3) % NB_ENTRIES;
+		memset(&act, 0, sizeof(act));
+		act.outer.udp.l4_port.src_port = DOCA_HTOBE16((uint16_t)(2000 + rounds));
+		assert_int_equal(doca_flow_pipe_basic_update_entry(0, root, 0, &act, NULL, NULL, 0, entries[j]),
+				 DOCA_SUCCESS);
+		assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+		rounds++;
+	}
+	pthread_join(th[0], NULL);
+	pthread_join(th[1], NULL);
+	assert_int_equal(processed, NB_ENTRIES + 3 * rounds);
+
+	uint64_t live = 0;
+	for (int i = 0; i < NB_ENTRIES; i++)
+		live += ft_entry_pkts(entries[i]);
+	uint64_t misses = ft_miss_pkts(root);
+	struct flowdpa_port_stats s0, s1;
+	assert_int_equal(flowdpa_port_stats_get(0, &s0), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_stats_get(1, &s1), DOCA_SUCCESS);
+	const uint64_t injected = 2ull * PKTS_PER_THREAD;
+	print_message("rounds=%d live=%llu removed=%llu misses=%llu\n", rounds, (unsigned long long)live,
+		      (unsigned long long)removed_pkts, (unsigned long long)misses);
+	assert_int_equal(s0.rx_pkts, injected);
+	assert_int_equal(live + removed_pkts + misses, injected);
+	assert_int_equal(s0.drops, misses);
+	assert_int_equal(s1.tx_pkts, live + removed_pkts);
+	assert_true(misses > 0);
+}
+
+/* A HASH root whose entries the "provider" disables, enables and re-points while two
+ * injectors run: counts still add up and TSan sees no race. */
+static void test_concurrent_provider_ops(void **state)
+{
+	(void)state;
+	struct doca_flow_match mask;
+	struct doca_flow_actions act, *acts[1] = {&act};
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_fwd miss = {.type = DOCA_FLOW_FWD_DROP};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *hash;
+	struct doca_flow_pipe_entry *he[16];
+
+	memset(&mask, 0, sizeof(mask));
+	memset(&act, 0, sizeof(act));
+	mask.outer.ip4.dst_ip = 0xffffffff;
+	act.outer.udp.l4_port.src_port = 0xffff;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, "HASH", DOCA_FLOW_PIPE_HASH, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, 16), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, NULL, &mask), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_monitor(cfg, &mon), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_miss_counter(cfg, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, &miss, &hash), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	for (uint32_t i = 0; i < 16; i++)
+		assert_int_equal(doca_flow_pipe_hash_add_entry(0, hash, i, 0, &act, NULL, NULL, 0, NULL, &he[i]),
+				 DOCA_SUCCESS);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_set_depth(1, 0), DOCA_SUCCESS);
+	struct nic_pipe *np = flow_pipe_nic(hash);
+
+	atomic_store(&injectors_done, 0);
+	pthread_t th[2];
+	assert_int_equal(pthread_create(&th[0], NULL, injector, (void *)3), 0);
+	assert_int_equal(pthread_create(&th[1], NULL, injector, (void *)4), 0);
+	unsigned r = 0;
+	while (atomic_load(&injectors_done) < 2 || r < 1000) {
+		uint32_t i = r % 16;
+		assert_int_equal(nic_hash_entry_set_enabled(np, i, (r / 16) % 2 == 0), DOCA_SUCCESS);
+		assert_int_equal(nic_hash_path_selector_replace(np, (i * 5) % 16, 3000 + r % 1000), DOCA_SUCCESS);
+		r++;
+	}
+	pthread_join(th[0], NULL);
+	pthread_join(th[1], NULL);
+	uint64_t sum = 0;
+	for (int i = 0; i < 16; i++)
+		sum += ft_entry_pkts(he[i]);
+	uint64_t misses = ft_miss_pkts(hash);
+	struct flowdpa_port_stats s1;
+	assert_int_equal(flowdpa_port_stats_get(1, &s1), DOCA_SUCCESS);
+	assert_int_equal(sum + misses, 2ull * PKTS_PER_THREAD);
+	assert_int_equal(s1.tx_pkts, sum);
+	assert_true(misses > 0 && sum > 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	ft_log_init();
+	if (init_doca_flow_cb(1, "vnf,hws", entry_cb) != DOCA_SUCCESS)
+		return -1;
+	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	stop_doca_flow_ports(2, ports);
+	doca_flow_destroy();
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_concurrent_updates, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_provider_ops, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

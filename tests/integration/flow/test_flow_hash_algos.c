@@ -1,0 +1,410 @@
+/*
+ * test_flow_hash_algos.c - every HASH-pipe map algorithm (HASH, RANDOM, IDENTITY,
+ * ROUND_ROBIN, FLOODING, SELECT_ENABLED), entry disable/enable and path-selector
+ * replace as the provider will call them (nic.h), every index-selector state, and
+ * memory-resource counting, each checked on real packets.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include <flow/flow_provider.h>
+#include <nic/nic.h>
+
+#include "flow_test_common.h"
+
+static struct doca_flow_port *ports[2];
+static struct entries_status status;
+
+static int setup(void **state)
+{
+	(void)state;
+	ft_log_init();
+	memset(&status, 0, sizeof(status));
+	if (init_doca_flow(1, "vnf,hws") != DOCA_SUCCESS)
+		return -1;
+	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	stop_doca_flow_ports(2, ports);
+	doca_flow_destroy();
+	return 0;
+}
+
+struct hp_opts {
+	uint32_t alg;
+	uint32_t nr_entries;
+	bool dport_identity; /* mask udp dst port instead of ip4 dst */
+	struct doca_flow_external_resource *sel, *mem;
+};
+
+/* Root HASH pipe with a sport path selector; entry i -> port 1 with sport 100 + i. */
+static struct doca_flow_pipe *hash_root(const struct hp_opts *o, struct doca_flow_pipe_entry **entries)
+{
+	struct doca_flow_match mask;
+	struct doca_flow_actions act, *acts[1] = {&act};
+	struct doca_flow_monitor mon;
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_fwd miss = {.type = DOCA_FLOW_FWD_DROP};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *pipe = NULL;
+
+	memset(&mask, 0, sizeof(mask));
+	memset(&act, 0, sizeof(act));
+	memset(&mon, 0, sizeof(mon));
+	if (o->dport_identity) {
+		mask.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
+		mask.outer.udp.l4_port.dst_port = 0xffff;
+	} else {
+		mask.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
+		mask.outer.ip4.dst_ip = 0xffffffff;
+	}
+	act.outer.udp.l4_port.src_port = 0xffff;
+	mon.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, "HASH_ROOT", DOCA_FLOW_PIPE_HASH, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, o->nr_entries), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, NULL, &mask), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_monitor(cfg, &mon), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_miss_counter(cfg, true), DOCA_SUCCESS);
+	if (o->alg)
+		assert_int_equal(doca_flow_pipe_cfg_set_hash_map_algorithm(cfg, o->alg), DOCA_SUCCESS);
+	if (o->sel)
+		assert_int_equal(doca_flow_pipe_cfg_set_external_resource(cfg, o->sel), DOCA_SUCCESS);
+	if (o->mem)
+		assert_int_equal(doca_flow_pipe_cfg_set_external_resource(cfg, o->mem), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, &miss, &pipe), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	for (uint32_t i = 0; i < o->nr_entries; i++) {
+		memset(&act, 0, sizeof(act));
+		act.outer.udp.l4_port.src_port = DOCA_HTOBE16(100 + i);
+		assert_int_equal(doca_flow_pipe_hash_add_entry(0, pipe, i, 0, &act, NULL, NULL, 0, &status, &entries[i]),
+				 DOCA_SUCCESS);
+	}
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_false(status.failure);
+	return pipe;
+}
+
+/* Inject one UDP frame to dport and return the sport it left port 1 with (0: not sent). */
+static uint16_t send_dport(uint16_t dport)
+{
+	uint8_t buf[FLOWDPA_MAX_FRAME];
+	uint32_t len;
+	ft_drain(1);
+	assert_int_equal(ft_inject_udp4(0, 0x01020304, 0x0a000001, 7, dport), DOCA_SUCCESS);
+	if (flowdpa_port_capture_pop(1, buf, sizeof(buf), &len) != DOCA_SUCCESS)
+		return 0;
+	assert_true(ft_checksums_ok(buf, len));
+	return ft_sport(buf);
+}
+
+static uint32_t hash_index(struct doca_flow_pipe *pipe, uint32_t dst, uint32_t n)
+{
+	struct doca_flow_match m;
+	uint32_t h;
+	memset(&m, 0, sizeof(m));
+	m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
+	m.outer.ip4.dst_ip = DOCA_HTOBE32(dst);
+	assert_int_equal(doca_flow_pipe_calc_hash(pipe, &m, &h), DOCA_SUCCESS);
+	return h % n;
+}
+
+static void test_hash_and_disable(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe_entry *e[8];
+	struct hp_opts o = {.alg = DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_HASH, .nr_entries = 8};
+	struct doca_flow_pipe *pipe = hash_root(&o, e);
+	struct nic_pipe *np = flow_pipe_nic(pipe);
+	assert_non_null(np);
+
+	uint32_t dst = 0x0a000005, idx = hash_index(pipe, dst, 8);
+	uint8_t buf[FLOWDPA_MAX_FRAME];
+	uint32_t len;
+	assert_int_equal(ft_inject_udp4(0, 1, dst, 7, 9), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_pop(1, buf, sizeof(buf), &len), DOCA_SUCCESS);
+	assert_int_equal(ft_sport(buf), 100 + idx);
+	assert_int_equal(ft_entry_pkts(e[idx]), 1);
+
+	/* Disabled without SELECT_ENABLED: the packet goes to fwd_miss. */
+	assert_int_equal(nic_hash_entry_set_enabled(np, idx, false), DOCA_SUCCESS);
+	bool en = true;
+	assert_int_equal(nic_hash_entry_get_enabled(np, idx, &en), DOCA_SUCCESS);
+	assert_false(en);
+	assert_int_equal(ft_inject_udp4(0, 1, dst, 7, 9), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_count(1), 0);
+	assert_int_equal(ft_miss_pkts(pipe), 1);
+	assert_int_equal(ft_entry_pkts(e[idx]), 1);
+	assert_int_equal(nic_hash_entry_set_enabled(np, idx, true), DOCA_SUCCESS);
+
+	/* Path-selector replace is visible on the wire; values must fit 16 bits. */
+	assert_int_equal(nic_hash_path_selector_replace(np, idx, 4242), DOCA_SUCCESS);
+	assert_int_equal(nic_hash_path_selector_replace(np, idx, 70000), DOCA_ERROR_INVALID_VALUE);
+	uint32_t v = 0;
+	assert_int_equal(nic_hash_path_selector_get(np, idx, &v), DOCA_SUCCESS);
+	assert_int_equal(v, 4242);
+	assert_int_equal(ft_inject_udp4(0, 1, dst, 7, 9), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_pop(1, buf, sizeof(buf), &len), DOCA_SUCCESS);
+	assert_int_equal(ft_sport(buf), 4242);
+	assert_true(ft_checksums_ok(buf, len));
+	uint64_t pk = 0, by = 0;
+	assert_int_equal(nic_hash_entry_counter_read(np, idx, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(pk, 2);
+	assert_int_equal(by, 120);
+
+	/* Bad inputs of the provider operations. */
+	assert_int_equal(nic_hash_entry_set_enabled(np, 8, false), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(nic_hash_entry_set_enabled(NULL, 0, false), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(nic_hash_path_selector_replace(np, 99, 1), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_flow_pipe_remove_entry(0, 0, e[idx]), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, 0, 0), DOCA_SUCCESS);
+	assert_int_equal(nic_hash_entry_set_enabled(np, idx, true), DOCA_ERROR_NOT_FOUND);
+	assert_int_equal(nic_hash_path_selector_replace(np, idx, 1), DOCA_ERROR_NOT_FOUND);
+}
+
+static void test_select_enabled(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe_entry *e[8];
+	struct hp_opts o = {.alg = DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_HASH | DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_SELECT_ENABLED,
+			    .nr_entries = 8};
+	struct doca_flow_pipe *pipe = hash_root(&o, e);
+	struct nic_pipe *np = flow_pipe_nic(pipe);
+	uint32_t dst = 0x0a000009, idx = hash_index(pipe, dst, 8);
+	uint8_t buf[FLOWDPA_MAX_FRAME];
+	uint32_t len;
+
+	/* idx and idx+1 disabled: the next enabled index after the chosen one is used. */
+	assert_int_equal(nic_hash_entry_set_enabled(np, idx, false), DOCA_SUCCESS);
+	assert_int_equal(nic_hash_entry_set_enabled(np, (idx + 1) % 8, false), DOCA_SUCCESS);
+	assert_int_equal(ft_inject_udp4(0, 1, dst, 7, 9), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_pop(1, buf, sizeof(buf), &len), DOCA_SUCCESS);
+	assert_int_equal(ft_sport(buf), 100 + (idx + 2) % 8);
+	assert_int_equal(ft_entry_pkts(e[(idx + 2) % 8]), 1);
+	/* All disabled: a miss. */
+	for (uint32_t i = 0; i < 8; i++)
+		nic_hash_entry_set_enabled(np, i, false);
+	assert_int_equal(ft_inject_udp4(0, 1, dst, 7, 9), DOCA_SUCCESS);
+	assert_int_equal(ft_miss_pkts(pipe), 1);
+}
+
+static void test_identity(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe_entry *e[16];
+	struct hp_opts o = {.alg = DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_IDENTITY, .nr_entries = 16, .dport_identity = true};
+	struct doca_flow_pipe *pipe = hash_root(&o, e);
+	for (uint16_t d = 0; d < 16; d++)
+		assert_int_equal(send_dport(d), 100 + d);
+	/* A value beyond nr_entries selects nothing. */
+	assert_int_equal(send_dport(16), 0);
+	assert_int_equal(ft_miss_pkts(pipe), 1);
+	for (int i = 0; i < 16; i++)
+		assert_int_equal(ft_entry_pkts(e[i]), 1);
+	/* IDENTITY supports update only: disable fails. */
+	assert_int_equal(nic_hash_entry_set_enabled(flow_pipe_nic(pipe), 3, false), DOCA_ERROR_NOT_SUPPORTED);
+	assert_int_equal(nic_hash_entry_set_enabled(flow_pipe_nic(pipe), 3, true), DOCA_SUCCESS);
+}
+
+static void test_round_robin(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe_entry *e[4];
+	struct hp_opts o = {.alg = DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_ROUND_ROBIN, .nr_entries = 4};
+	hash_root(&o, e);
+	for (int i = 0; i < 12; i++)
+		assert_int_equal(send_dport(9), 100 + i % 4);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(ft_entry_pkts(e[i]), 3);
+}
+
+static void test_random(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe_entry *e[4];
+	struct hp_opts o = {.alg = DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_RANDOM, .nr_entries = 4};
+	hash_root(&o, e);
+	for (int i = 0; i < 400; i++)
+		assert_int_not_equal(send_dport(9), 0);
+	uint64_t sum = 0;
+	for (int i = 0; i < 4; i++) {
+		uint64_t p = ft_entry_pkts(e[i]);
+		assert_true(p > 40); /* expected 100 each */
+		sum += p;
+	}
+	assert_int_equal(sum, 400);
+}
+
+static void test_flooding(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe_entry *e[3];
+	struct hp_opts o = {.alg = DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_FLOODING, .nr_entries = 3};
+	struct doca_flow_pipe *pipe = hash_root(&o, e);
+	ft_drain(1);
+	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 4), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_count(1), 3);
+	for (int i = 0; i < 3; i++) {
+		uint8_t buf[FLOWDPA_MAX_FRAME];
+		uint32_t len;
+		assert_int_equal(flowdpa_port_capture_pop(1, buf, sizeof(buf), &len), DOCA_SUCCESS);
+		assert_int_equal(ft_sport(buf), 100 + i);
+		assert_true(ft_checksums_ok(buf, len));
+		assert_int_equal(ft_entry_pkts(e[i]), 1);
+	}
+	/* A disabled entry gets no copy. */
+	assert_int_equal(nic_hash_entry_set_enabled(flow_pipe_nic(pipe), 1, false), DOCA_SUCCESS);
+	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 4), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_count(1), 2);
+	assert_int_equal(ft_entry_pkts(e[1]), 1);
+}
+
+static struct doca_flow_external_resource *make_res(enum doca_flow_external_resource_type t, uint32_t n)
+{
+	struct doca_flow_external_resource_cfg *cfg;
+	struct doca_flow_external_resource *r = NULL;
+	assert_int_equal(doca_flow_external_resource_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_external_resource_cfg_set_type(cfg, t), DOCA_SUCCESS);
+	if (t == DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR)
+		assert_int_equal(doca_flow_external_resource_cfg_set_nr_indices(cfg, n), DOCA_SUCCESS);
+	else
+		assert_int_equal(doca_flow_external_resource_cfg_set_nr_cells(cfg, n), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_external_resource_create(cfg, &r), DOCA_SUCCESS);
+	doca_flow_external_resource_cfg_destroy(cfg);
+	return r;
+}
+
+static void test_index_selector_states(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe_entry *e[8];
+	struct doca_flow_external_resource *sel = make_res(DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR, 8);
+	struct hp_opts o = {.alg = DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_IDENTITY, .nr_entries = 8, .dport_identity = true,
+			    .sel = sel};
+	struct doca_flow_pipe *pipe = hash_root(&o, e);
+	enum doca_flow_index_selector_op st;
+
+	assert_int_equal(doca_flow_external_resource_index_selector_get(sel, 2, &st), DOCA_SUCCESS);
+	assert_int_equal(st, DOCA_FLOW_INDEX_SELECTOR_OP_ENABLE);
+	assert_int_equal(send_dport(2), 102);
+
+	/* SKIP_TWICE: the next two packets selecting 2 treat it as disabled. */
+	assert_int_equal(doca_flow_external_resource_index_selector_set(sel, 2, DOCA_FLOW_INDEX_SELECTOR_OP_SKIP_TWICE),
+			 DOCA_SUCCESS);
+	assert_int_equal(send_dport(2), 0);
+	assert_int_equal(doca_flow_external_resource_index_selector_get(sel, 2, &st), DOCA_SUCCESS);
+	assert_int_equal(st, DOCA_FLOW_INDEX_SELECTOR_OP_SKIP_ONCE);
+	assert_int_equal(send_dport(2), 0);
+	assert_int_equal(doca_flow_external_resource_index_selector_get(sel, 2, &st), DOCA_SUCCESS);
+	assert_int_equal(st, DOCA_FLOW_INDEX_SELECTOR_OP_ENABLE);
+	assert_int_equal(send_dport(2), 102);
+
+	/* SKIP_ONCE: one packet. */
+	doca_flow_external_resource_index_selector_set(sel, 5, DOCA_FLOW_INDEX_SELECTOR_OP_SKIP_ONCE);
+	assert_int_equal(send_dport(5), 0);
+	assert_int_equal(send_dport(5), 105);
+
+	/* DISABLE: until set back. Other indices are not affected. */
+	doca_flow_external_resource_index_selector_set(sel, 7, DOCA_FLOW_INDEX_SELECTOR_OP_DISABLE);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(send_dport(7), 0);
+	assert_int_equal(send_dport(6), 106);
+	doca_flow_external_resource_index_selector_set(sel, 7, DOCA_FLOW_INDEX_SELECTOR_OP_ENABLE);
+	assert_int_equal(send_dport(7), 107);
+
+	assert_int_equal(ft_miss_pkts(pipe), 2 + 1 + 3);
+	assert_int_equal(ft_entry_pkts(e[2]), 2);
+	assert_int_equal(ft_entry_pkts(e[7]), 1);
+
+	/* Bad inputs; destroy while bound. */
+	assert_int_equal(doca_flow_external_resource_index_selector_set(sel, 8, DOCA_FLOW_INDEX_SELECTOR_OP_ENABLE),
+			 DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_flow_external_resource_index_selector_set(sel, 0, 9), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_flow_external_resource_index_selector_get(sel, 0, NULL), DOCA_ERROR_INVALID_VALUE);
+	uint64_t v;
+	assert_int_equal(doca_flow_external_resource_memory_get(sel, 0, &v), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_flow_external_resource_destroy(sel), DOCA_ERROR_BAD_STATE);
+	doca_flow_pipe_destroy(pipe);
+	assert_int_equal(doca_flow_external_resource_destroy(sel), DOCA_SUCCESS);
+}
+
+static void test_memory_counting(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe_entry *e[8];
+	struct doca_flow_external_resource *mem = make_res(DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY, 10);
+	struct hp_opts o = {.alg = DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_IDENTITY, .nr_entries = 8, .dport_identity = true,
+			    .mem = mem};
+	hash_root(&o, e);
+	for (uint16_t d = 0; d < 8; d++)
+		for (uint16_t k = 0; k <= d; k++)
+			assert_int_equal(send_dport(d), 100 + d);
+	for (uint32_t i = 0; i < 8; i++) {
+		uint64_t v = 0;
+		assert_int_equal(doca_flow_external_resource_memory_get(mem, i, &v), DOCA_SUCCESS);
+		assert_int_equal(v, i + 1);
+		assert_int_equal(ft_entry_pkts(e[i]), i + 1);
+	}
+	/* Cells beyond nr_entries are host/DPA memory only. */
+	assert_int_equal(doca_flow_external_resource_memory_set(mem, 9, 0xabcdef), DOCA_SUCCESS);
+	uint64_t v = 0;
+	assert_int_equal(doca_flow_external_resource_memory_get(mem, 9, &v), DOCA_SUCCESS);
+	assert_int_equal(v, 0xabcdef);
+	assert_int_equal(doca_flow_external_resource_memory_get(mem, 10, &v), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_flow_external_resource_memory_set(mem, 10, 1), DOCA_ERROR_INVALID_VALUE);
+	enum doca_flow_index_selector_op st;
+	assert_int_equal(doca_flow_external_resource_index_selector_get(mem, 0, &st), DOCA_ERROR_INVALID_VALUE);
+}
+
+static void test_resource_too_small(void **state)
+{
+	(void)state;
+	struct doca_flow_external_resource *mem = make_res(DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY, 4);
+	struct doca_flow_external_resource *mem2 = make_res(DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY, 64);
+	struct doca_flow_match mask;
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *pipe = NULL;
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_DROP};
+	memset(&mask, 0, sizeof(mask));
+	mask.outer.ip4.dst_ip = 0xffffffff;
+
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	/* Binding needs a HASH pipe cfg. */
+	assert_int_equal(doca_flow_pipe_cfg_set_external_resource(cfg, mem), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(set_flow_pipe_cfg(cfg, "H", DOCA_FLOW_PIPE_HASH, false), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, 8), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, NULL, &mask), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_external_resource(cfg, mem), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_external_resource(cfg, mem2), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_flow_pipe_cfg_set_external_resource(cfg, NULL), DOCA_ERROR_INVALID_VALUE);
+	/* 4 cells for 8 entries. */
+	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &pipe), DOCA_ERROR_INVALID_VALUE);
+	assert_null(pipe);
+	doca_flow_pipe_cfg_destroy(cfg);
+	assert_int_equal(doca_flow_external_resource_destroy(mem), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_external_resource_destroy(mem2), DOCA_SUCCESS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_hash_and_disable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_select_enabled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_identity, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_round_robin, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_random, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_flooding, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_index_selector_states, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memory_counting, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resource_too_small, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,183 @@
+/*
+ * test_flow_lifecycle.c - object lifecycles of doca_flow on the software NIC: removal
+ * of a still-queued add, pipe destroy with queued operations (no late callbacks),
+ * flush and stop with live pipes, doca_flow_destroy with ports still started, repeated
+ * init/destroy cycles, external resources held by an export.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include <flow/flow_provider.h>
+
+#include "flow_test_common.h"
+
+static struct doca_flow_port *ports[2];
+static enum doca_flow_entry_op ops[16];
+static int nops;
+
+static void record_cb(struct doca_flow_pipe_entry *entry, uint16_t q, enum doca_flow_entry_status st,
+		      enum doca_flow_entry_op op, void *ctx)
+{
+	(void)entry, (void)q, (void)ctx;
+	assert_int_equal(st, DOCA_FLOW_ENTRY_STATUS_SUCCESS);
+	if (nops < 16)
+		ops[nops] = op;
+	nops++;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	nops = 0;
+	if (init_doca_flow_cb(1, "vnf,hws", record_cb) != DOCA_SUCCESS)
+		return -1;
+	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	stop_doca_flow_ports(2, ports);
+	doca_flow_destroy();
+	return 0;
+}
+
+static struct doca_flow_pipe *dport_pipe(bool root)
+{
+	struct doca_flow_match m;
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *p = NULL;
+	memset(&m, 0, sizeof(m));
+	m.outer.transport.dst_port = 0xffff;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	set_flow_pipe_cfg(cfg, root ? "root" : "inner", DOCA_FLOW_PIPE_BASIC, root);
+	doca_flow_pipe_cfg_set_match(cfg, &m, NULL);
+	doca_flow_pipe_cfg_set_monitor(cfg, &mon);
+	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &p), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	return p;
+}
+
+static struct doca_flow_pipe_entry *add(struct doca_flow_pipe *p, uint16_t dport)
+{
+	struct doca_flow_match m;
+	struct doca_flow_pipe_entry *e = NULL;
+	memset(&m, 0, sizeof(m));
+	m.outer.transport.dst_port = DOCA_HTOBE16(dport);
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, p, &m, 0, NULL, NULL, NULL, 0, NULL, &e), DOCA_SUCCESS);
+	return e;
+}
+
+static void test_remove_queued_add(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe *p = dport_pipe(true);
+	struct doca_flow_pipe_entry *e = add(p, 80);
+	assert_int_equal(doca_flow_pipe_remove_entry(0, 0, e), DOCA_SUCCESS);
+	/* Before processing the datapath does not see the entry. */
+	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 80), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_count(1), 0);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(nops, 2);
+	assert_int_equal(ops[0], DOCA_FLOW_ENTRY_OP_ADD);
+	assert_int_equal(ops[1], DOCA_FLOW_ENTRY_OP_DEL);
+	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 80), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_count(1), 0);
+}
+
+static void test_destroy_with_queued_ops(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe *a = dport_pipe(true);
+	struct doca_flow_pipe *b = dport_pipe(false);
+	add(a, 1);
+	struct doca_flow_pipe_entry *eb = add(b, 2);
+	add(a, 3);
+	assert_int_equal(doca_flow_pipe_remove_entry(0, 0, eb), DOCA_SUCCESS);
+	doca_flow_pipe_destroy(b);
+	/* Only a's two adds complete; b's operations went with it, silently. */
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(nops, 2);
+	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 3), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_count(1), 1);
+	/* Flush destroys a with its entries; traffic then has no root pipe. */
+	doca_flow_port_pipes_flush(ports[0]);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(nops, 2);
+	struct flowdpa_port_stats st;
+	assert_int_equal(flowdpa_port_stats_get(0, &st), DOCA_SUCCESS);
+	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 3), DOCA_SUCCESS);
+	struct flowdpa_port_stats st2;
+	assert_int_equal(flowdpa_port_stats_get(0, &st2), DOCA_SUCCESS);
+	assert_int_equal(st2.drops, st.drops + 1);
+	/* A new root can be created after the flush. */
+	dport_pipe(true);
+}
+
+static void test_destroy_with_live_ports(void **state)
+{
+	(void)state;
+	for (int round = 0; round < 3; round++) {
+		nops = 0;
+		assert_int_equal(init_doca_flow_cb(1, "vnf,hws", record_cb), DOCA_SUCCESS);
+		assert_int_equal(init_doca_flow_ports(2, ports), DOCA_SUCCESS);
+		struct doca_flow_pipe *p = dport_pipe(true);
+		add(p, 80);
+		add(p, 81); /* left queued */
+		assert_int_equal(doca_flow_entries_process(ports[0], 0, 0, 1), DOCA_SUCCESS);
+		assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 80), DOCA_SUCCESS);
+		assert_int_equal(flowdpa_port_capture_count(1), 1);
+		doca_flow_destroy(); /* stops the ports, frees pipes, entries and queued ops */
+		assert_int_equal(nops, 1);
+		assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 80), DOCA_ERROR_BAD_STATE);
+	}
+}
+
+static void test_resource_export_hold(void **state)
+{
+	(void)state;
+	struct doca_flow_external_resource_cfg *cfg;
+	struct doca_flow_external_resource *r;
+	assert_int_equal(doca_flow_external_resource_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	doca_flow_external_resource_cfg_set_type(cfg, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY);
+	doca_flow_external_resource_cfg_set_nr_cells(cfg, 8);
+	assert_int_equal(doca_flow_external_resource_create(cfg, &r), DOCA_SUCCESS);
+	doca_flow_external_resource_cfg_destroy(cfg);
+	assert_non_null(flow_extres_mem(r));
+	assert_null(flow_extres_idxsel(r));
+	assert_int_equal(flow_extres_export_hold(r), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_external_resource_destroy(r), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(flow_extres_export_release(r), DOCA_SUCCESS);
+	assert_int_equal(flow_extres_export_release(r), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(doca_flow_external_resource_destroy(r), DOCA_SUCCESS);
+	/* A resource left alive is freed by doca_flow_destroy (checked by ASan's leak check). */
+	assert_int_equal(doca_flow_external_resource_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	doca_flow_external_resource_cfg_set_type(cfg, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR);
+	doca_flow_external_resource_cfg_set_nr_indices(cfg, 8);
+	assert_int_equal(doca_flow_external_resource_create(cfg, &r), DOCA_SUCCESS);
+	doca_flow_external_resource_cfg_destroy(cfg);
+	struct doca_flow_pipe *p = dport_pipe(true);
+	assert_non_null(flow_pipe_nic(p));
+	assert_int_equal(flow_pipe_port_id(p), 0);
+	add(p, 1);
+	assert_int_equal(flow_pipe_nr_entries_added(p), 1);
+	assert_null(flow_pipe_nic(NULL));
+}
+
+int main(void)
+{
+	ft_log_init();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_remove_queued_add, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_destroy_with_queued_ops, setup, teardown),
+		cmocka_unit_test(test_destroy_with_live_ports),
+		cmocka_unit_test_setup_teardown(test_resource_export_hold, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,382 @@
+/*
+ * test_nic.c - unit tests of the software NIC below DOCA Flow: the parser and packet
+ * key, key hashing, external resources, pipe and entry creation errors, the datapath
+ * on NIC pipes, capture rings, port statistics and the traffic generator.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <nic/nic.h>
+
+#include "flow_test_common.h"
+
+static void test_parse_udp4(void **state)
+{
+	(void)state;
+	uint8_t f[128];
+	uint32_t len = ft_udp4(f, 0x01020304, 0x0a000001, 1111, 2222);
+	struct nic_key k;
+	struct nic_hdr_off off;
+	assert_true(nic_parse(f, len, 3, &k, &off));
+	uint16_t port;
+	memcpy(&port, k.b + NIC_K_PORT, 2);
+	assert_int_equal(port, 3);
+	assert_int_equal(k.b[NIC_K_L3_META], 1);
+	assert_int_equal(k.b[NIC_K_L4_META], 2);
+	assert_int_equal(k.b[NIC_K_L3_OK], 1);
+	assert_int_equal(k.b[NIC_K_L4_OK], 1);
+	assert_int_equal(ft_rd32(k.b + NIC_K_IP_SRC), 0x01020304);
+	assert_int_equal(ft_rd32(k.b + NIC_K_IP_DST), 0x0a000001);
+	assert_int_equal(ft_rd16(k.b + NIC_K_L4_SRC), 1111);
+	assert_int_equal(ft_rd16(k.b + NIC_K_L4_DST), 2222);
+	assert_int_equal(ft_rd16(k.b + NIC_K_ETH_TYPE), 0x0800);
+	assert_int_equal(k.b[NIC_K_IP_PROTO], 17);
+	assert_int_equal(k.b[NIC_K_IP_TTL], 64);
+	assert_int_equal(off.l3, 14);
+	assert_int_equal(off.l4, 34);
+}
+
+static void test_parse_tcp_vlan_icmp_v6(void **state)
+{
+	(void)state;
+	uint8_t f[160], v[160];
+	struct nic_key k;
+	uint32_t len = ft_build4(f, 6, 1, 2, 80, 443, 0);
+	f[34 + 13] = 0x12; /* SYN|ACK */
+	assert_true(nic_parse(f, len, 0, &k, NULL));
+	assert_int_equal(k.b[NIC_K_L4_META], 1);
+	assert_int_equal(k.b[NIC_K_TCP_FLAGS], 0x12);
+
+	/* One VLAN tag in front of the same frame. */
+	memcpy(v, f, 12);
+	v[12] = 0x81, v[13] = 0x00, v[14] = 0x20, v[15] = 0x07;
+	memcpy(v + 16, f + 12, len - 12);
+	assert_true(nic_parse(v, len + 4, 0, &k, NULL));
+	assert_int_equal(k.b[NIC_K_L2_META], 2);
+	assert_int_equal(ft_rd16(k.b + NIC_K_VLAN_TCI), 0x2007);
+	assert_int_equal(ft_rd16(k.b + NIC_K_L4_DST), 443);
+
+	/* ICMP echo. */
+	len = ft_build4(f, 17, 1, 2, 0, 0, 4);
+	f[23] = 1;
+	f[34] = 8, f[35] = 0, f[38] = 0x12, f[39] = 0x34;
+	assert_true(nic_parse(f, len, 0, &k, NULL));
+	assert_int_equal(k.b[NIC_K_L4_META], 3);
+	assert_int_equal(k.b[NIC_K_ICMP_TYPE], 8);
+	assert_int_equal(ft_rd16(k.b + NIC_K_ICMP_IDENT), 0x1234);
+	assert_int_equal(ft_rd16(k.b + NIC_K_L4_SRC), 0);
+
+	/* IPv6/UDP with a flow label. */
+	memset(v, 0, sizeof(v));
+	v[12] = 0x86, v[13] = 0xdd;
+	v[14] = 0x60, v[15] = 0x0a, v[16] = 0xbc, v[17] = 0xde;
+	v[14 + 6] = 17, v[14 + 7] = 33;
+	v[14 + 8] = 0x20, v[14 + 9] = 0x01, v[14 + 39] = 0x09;
+	v[54] = 0x04, v[55] = 0xd2, v[56] = 0x16, v[57] = 0x2e;
+	assert_true(nic_parse(v, 62, 0, &k, NULL));
+	assert_int_equal(k.b[NIC_K_L3_META], 2);
+	assert_int_equal(k.b[NIC_K_IP_TTL], 33);
+	assert_int_equal(ft_rd32(k.b + NIC_K_IP6_FLOW), 0xabcde);
+	assert_int_equal(k.b[NIC_K_IP_SRC], 0x20);
+	assert_int_equal(k.b[NIC_K_IP_DST + 15], 0x09);
+	assert_int_equal(ft_rd16(k.b + NIC_K_L4_SRC), 1234);
+	assert_int_equal(ft_rd16(k.b + NIC_K_L4_DST), 5678);
+}
+
+static void test_parse_truncated(void **state)
+{
+	(void)state;
+	uint8_t f[128];
+	struct nic_key k;
+	uint32_t len = ft_udp4(f, 1, 2, 3, 4);
+	assert_false(nic_parse(f, 13, 0, &k, NULL));
+	/* IPv4 header cut short: L3 type known, nothing else. */
+	assert_true(nic_parse(f, 20, 0, &k, NULL));
+	assert_int_equal(k.b[NIC_K_L3_META], 1);
+	assert_int_equal(k.b[NIC_K_L3_OK], 0);
+	assert_int_equal(ft_rd32(k.b + NIC_K_IP_DST), 0);
+	/* UDP header cut short. */
+	assert_true(nic_parse(f, 38, 0, &k, NULL));
+	assert_int_equal(k.b[NIC_K_L3_OK], 1);
+	assert_int_equal(k.b[NIC_K_L4_META], 2);
+	assert_int_equal(k.b[NIC_K_L4_OK], 0);
+	/* A non-first fragment has no L4 header. */
+	f[14 + 6] = 0x00, f[14 + 7] = 0x10;
+	assert_true(nic_parse(f, len, 0, &k, NULL));
+	assert_int_equal(k.b[NIC_K_FRAG], 1);
+	assert_int_equal(k.b[NIC_K_L4_META], 0);
+}
+
+static void test_key_hash(void **state)
+{
+	(void)state;
+	struct nic_key a, b, mask;
+	memset(&a, 0x11, sizeof(a));
+	memset(&b, 0x11, sizeof(b));
+	memset(&mask, 0, sizeof(mask));
+	memset(mask.b + NIC_K_IP_DST, 0xff, 4);
+	assert_int_equal(nic_key_hash(&a, &mask), nic_key_hash(&b, &mask));
+	b.b[NIC_K_L4_SRC] = 0x22; /* outside the mask */
+	assert_int_equal(nic_key_hash(&a, &mask), nic_key_hash(&b, &mask));
+	b.b[NIC_K_IP_DST + 3] = 0x22;
+	assert_int_not_equal(nic_key_hash(&a, &mask), nic_key_hash(&b, &mask));
+}
+
+static void test_resources(void **state)
+{
+	(void)state;
+	struct nic_idxsel *sel;
+	struct nic_mem *mem;
+	uint32_t st;
+	uint64_t v;
+	assert_int_equal(nic_idxsel_create(0, &sel), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(nic_idxsel_create(4, NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(nic_idxsel_create(4, &sel), DOCA_SUCCESS);
+	assert_int_equal(nic_idxsel_size(sel), 4);
+	assert_int_equal(nic_idxsel_get(sel, 3, &st), DOCA_SUCCESS);
+	assert_int_equal(st, 0);
+	assert_int_equal(nic_idxsel_set(sel, 3, 2), DOCA_SUCCESS);
+	assert_int_equal(nic_idxsel_get(sel, 3, &st), DOCA_SUCCESS);
+	assert_int_equal(st, 2);
+	assert_int_equal(nic_idxsel_set(sel, 4, 0), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(nic_idxsel_set(sel, 0, 4), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(nic_idxsel_get(sel, 4, &st), DOCA_ERROR_INVALID_VALUE);
+	nic_idxsel_destroy(sel);
+	assert_int_equal(nic_mem_create(0, &mem), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(nic_mem_create(2, &mem), DOCA_SUCCESS);
+	assert_int_equal(nic_mem_write(mem, 1, 99), DOCA_SUCCESS);
+	assert_int_equal(nic_mem_read(mem, 1, &v), DOCA_SUCCESS);
+	assert_int_equal(v, 99);
+	assert_int_equal(nic_mem_cells(mem)[1], 99);
+	assert_int_equal(nic_mem_write(mem, 2, 1), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(nic_mem_read(mem, 2, &v), DOCA_ERROR_INVALID_VALUE);
+	nic_mem_destroy(mem);
+}
+
+static struct nic_pipe *basic_on_dport(uint16_t port, bool root, uint32_t n)
+{
+	struct nic_pipe_attr a;
+	struct nic_pipe *p = NULL;
+	memset(&a, 0, sizeof(a));
+	a.type = NIC_PIPE_BASIC;
+	a.name = "basic";
+	a.port_id = port;
+	a.is_root = root;
+	a.nr_entries = n;
+	a.ps_field = -1;
+	a.miss_counter = true;
+	a.fwd_miss.type = NIC_FWD_DROP;
+	memset(a.entry_mask.b + NIC_K_L4_DST, 0xff, 2);
+	assert_int_equal(nic_pipe_create(&a, &p), DOCA_SUCCESS);
+	return p;
+}
+
+static struct nic_entry *add_dport(struct nic_pipe *p, uint16_t dport, uint16_t out_port, doca_error_t expect)
+{
+	struct nic_entry_attr ea;
+	struct nic_entry *e = NULL;
+	memset(&ea, 0, sizeof(ea));
+	ft_wr16(ea.match.b + NIC_K_L4_DST, dport);
+	ea.fwd.type = NIC_FWD_PORT;
+	ea.fwd.port_id = out_port;
+	ea.own_counter = true;
+	assert_int_equal(nic_entry_add(p, &ea, &e), expect);
+	return e;
+}
+
+static void test_pipe_errors(void **state)
+{
+	(void)state;
+	struct nic_pipe_attr a;
+	struct nic_pipe *p = NULL;
+	memset(&a, 0, sizeof(a));
+	a.type = NIC_PIPE_BASIC;
+	a.ps_field = -1;
+	a.port_id = 5;
+	a.nr_entries = 4;
+	assert_int_equal(nic_pipe_create(&a, &p), DOCA_ERROR_BAD_STATE); /* port not started */
+	assert_int_equal(nic_port_start(5), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(5), DOCA_ERROR_ALREADY_EXIST);
+	assert_int_equal(nic_port_start(16), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(nic_port_set_manager(5, 5), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(nic_port_set_manager(5, 16), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(nic_port_set_manager(6, 5), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(nic_port_set_manager(5, -1), DOCA_SUCCESS);
+	a.nr_entries = 0;
+	assert_int_equal(nic_pipe_create(&a, &p), DOCA_ERROR_INVALID_VALUE);
+	a.nr_entries = 4;
+	struct nic_mem *mem;
+	assert_int_equal(nic_mem_create(2, &mem), DOCA_SUCCESS);
+	a.mem = mem;
+	assert_int_equal(nic_pipe_create(&a, &p), DOCA_ERROR_INVALID_VALUE); /* not a hash pipe */
+	a.type = NIC_PIPE_HASH;
+	assert_int_equal(nic_pipe_create(&a, &p), DOCA_ERROR_INVALID_VALUE); /* 2 cells < 4 entries */
+	a.mem = NULL;
+	a.map_algorithm = NIC_MAP_RANDOM | NIC_MAP_IDENTITY;
+	assert_int_equal(nic_pipe_create(&a, &p), DOCA_ERROR_INVALID_VALUE);
+	a.map_algorithm = 0;
+	a.ps_field = NIC_AF_ETH_SRC; /* a MAC cannot carry a path-selector value */
+	assert_int_equal(nic_pipe_create(&a, &p), DOCA_ERROR_INVALID_VALUE);
+	a.ps_field = NIC_AF_L4_SRC;
+	a.is_root = true;
+	assert_int_equal(nic_pipe_create(&a, &p), DOCA_SUCCESS);
+	struct nic_pipe *p2 = NULL;
+	assert_int_equal(nic_pipe_create(&a, &p2), DOCA_ERROR_ALREADY_EXIST);
+	assert_null(p2);
+
+	struct nic_entry_attr ea;
+	struct nic_entry *e;
+	memset(&ea, 0, sizeof(ea));
+	ea.index = 4;
+	assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_ERROR_INVALID_VALUE);
+	ea.index = 1;
+	ea.ps_value = 0x10000;
+	assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_ERROR_INVALID_VALUE);
+	ea.ps_value = 7;
+	assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_SUCCESS);
+	assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_ERROR_ALREADY_EXIST);
+	assert_int_equal(nic_pipe_nr_live_entries(p), 1);
+	assert_int_equal(nic_hash_path_selector_replace(p, 0, 1), DOCA_ERROR_NOT_FOUND);
+	uint32_t h;
+	assert_int_equal(nic_pipe_calc_hash(p, &ea.match, &h), DOCA_SUCCESS);
+	nic_pipe_destroy(p);
+	assert_false(nic_pipe_alive(p));
+	assert_int_equal(nic_hash_entry_set_enabled(p, 1, false), DOCA_ERROR_INVALID_VALUE);
+	/* The root slot is free again. */
+	assert_int_equal(nic_pipe_create(&a, &p2), DOCA_SUCCESS);
+	nic_mem_destroy(mem);
+	assert_int_equal(nic_port_stop(5), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(5), DOCA_ERROR_NOT_FOUND);
+}
+
+static void test_datapath_basic(void **state)
+{
+	(void)state;
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	struct nic_pipe *p = basic_on_dport(0, true, 2);
+	uint32_t h;
+	struct nic_key k;
+	memset(&k, 0, sizeof(k));
+	assert_int_equal(nic_pipe_calc_hash(p, &k, &h), DOCA_ERROR_INVALID_VALUE); /* not a HASH pipe */
+	struct nic_entry *e80 = add_dport(p, 80, 1, DOCA_SUCCESS);
+	add_dport(p, 80, 1, DOCA_ERROR_ALREADY_EXIST);
+	struct nic_entry *e81 = add_dport(p, 81, 1, DOCA_SUCCESS);
+	add_dport(p, 82, 1, DOCA_ERROR_FULL);
+
+	uint8_t frames[4][128];
+	struct nic_buf bufs[5];
+	uint16_t dports[4] = {80, 81, 81, 99};
+	for (int i = 0; i < 4; i++) {
+		bufs[i].data = frames[i];
+		bufs[i].len = ft_udp4(frames[i], 1, 2, 3, dports[i]);
+	}
+	uint8_t junk[8] = {0};
+	bufs[4].data = junk;
+	bufs[4].len = sizeof(junk);
+	assert_int_equal(nic_port_rx_burst(0, bufs, 5), 4);
+	uint64_t pk, by;
+	assert_int_equal(nic_entry_counter_read(e80, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(pk, 1);
+	assert_int_equal(by, 60);
+	assert_int_equal(nic_entry_counter_read(e81, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(pk, 2);
+	assert_int_equal(nic_pipe_miss_read(p, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(pk, 1);
+	struct nic_port_stats s;
+	assert_int_equal(nic_port_stats_get(0, &s), DOCA_SUCCESS);
+	assert_int_equal(s.rx_pkts, 4);
+	assert_int_equal(s.rx_errors, 1);
+	assert_int_equal(s.drops, 1);
+	assert_int_equal(nic_port_stats_get(1, &s), DOCA_SUCCESS);
+	assert_int_equal(s.tx_pkts, 3);
+	assert_int_equal(s.tx_bytes, 180);
+	assert_int_equal(nic_capture_count(1, NIC_CAPTURE_TX), 3);
+
+	/* Capture ring of depth 1: one kept, the next counted as overflow. */
+	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 1), DOCA_SUCCESS);
+	assert_int_equal(nic_capture_count(1, NIC_CAPTURE_TX), 0);
+	for (int i = 0; i < 2; i++) {
+		bufs[0].len = ft_udp4(frames[0], 1, 2, 3, 80);
+		nic_port_rx_burst(0, bufs, 1);
+	}
+	uint8_t out[64];
+	uint32_t len;
+	assert_int_equal(nic_capture_pop(1, NIC_CAPTURE_TX, out, sizeof(out), &len), DOCA_SUCCESS);
+	assert_int_equal(len, 60);
+	assert_int_equal(nic_capture_pop(1, NIC_CAPTURE_TX, out, sizeof(out), &len), DOCA_ERROR_NOT_FOUND);
+	assert_int_equal(nic_port_stats_get(1, &s), DOCA_SUCCESS);
+	assert_int_equal(s.capture_overflow, 1);
+
+	/* Remove: the key now misses; update: fwd DROP. */
+	nic_entry_remove(e80);
+	nic_entry_free(e80);
+	struct nic_actions na = {0};
+	struct nic_fwd drop = {.type = NIC_FWD_DROP};
+	assert_int_equal(nic_entry_update(e81, &na, 0, &drop), DOCA_SUCCESS);
+	bufs[0].len = ft_udp4(frames[0], 1, 2, 3, 80);
+	bufs[1].len = ft_udp4(frames[1], 1, 2, 3, 81);
+	assert_int_equal(nic_port_rx_burst(0, bufs, 2), 2);
+	assert_int_equal(nic_pipe_miss_read(p, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(pk, 2);
+	assert_int_equal(nic_port_stats_get(0, &s), DOCA_SUCCESS);
+	assert_int_equal(s.drops, 3);
+
+	/* Port 1 stopped: frames to it are dropped; a stopped port takes no frames. */
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+	assert_int_equal(nic_port_rx_burst(1, bufs, 1), 0);
+	nic_pipe_destroy(p);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+	assert_int_equal(nic_traffic_wait(10), DOCA_SUCCESS);
+}
+
+static void test_generator(void **state)
+{
+	(void)state;
+	struct nic_gen *a, *b, *z;
+	assert_int_equal(nic_gen_create(0, 0, 1, &a), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(nic_gen_create(8, -1, 1, &a), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(nic_gen_create(100, 0, 42, &a), DOCA_SUCCESS);
+	assert_int_equal(nic_gen_create(100, 0, 42, &b), DOCA_SUCCESS);
+	assert_int_equal(nic_gen_create(100, 1.2, 42, &z), DOCA_SUCCESS);
+	uint32_t hist[100] = {0};
+	for (int i = 0; i < 10000; i++) {
+		assert_int_equal(nic_gen_next(a), nic_gen_next(b));
+		uint32_t f = nic_gen_next(z);
+		assert_true(f < 100);
+		hist[f]++;
+	}
+	/* Zipf: flow 0 is the most frequent, far above the uniform 100. */
+	assert_true(hist[0] > hist[1] && hist[1] > hist[50] && hist[0] > 1000);
+	nic_gen_destroy(a);
+	nic_gen_destroy(b);
+	nic_gen_destroy(z);
+	uint8_t f[64];
+	nic_gen_frame(258, f);
+	assert_true(ft_checksums_ok(f, 64));
+	assert_int_equal(ft_ip4_dst(f), 0x0a000102);
+	assert_int_equal(ft_dport(f), 5000);
+}
+
+int main(void)
+{
+	ft_log_init();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_udp4),
+		cmocka_unit_test(test_parse_tcp_vlan_icmp_v6),
+		cmocka_unit_test(test_parse_truncated),
+		cmocka_unit_test(test_key_hash),
+		cmocka_unit_test(test_resources),
+		cmocka_unit_test(test_pipe_errors),
+		cmocka_unit_test(test_datapath_basic),
+		cmocka_unit_test(test_generator),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	nic_shutdown();
+	return rc;
+}
