@@ -125,12 +125,20 @@ doca_error_t nic_port_stop(uint16_t id)
 	pthread_mutex_lock(&c->lock);
 	ring_resize(&c->ring[0], 0);
 	ring_resize(&c->ring[1], 0);
+	doca_error_t rc = DOCA_SUCCESS;
+
 	if (c->dumper) {
+		/* A full disk shows here; the capture would silently lack its tail otherwise. */
+		if (pcap_dump_flush(c->dumper) != 0) {
+			CORE_LOG_ERR("port %u: writing the FLOWDPA_PORT%u_TX capture failed: the file is incomplete", id,
+				     id);
+			rc = DOCA_ERROR_IO_FAILED;
+		}
 		pcap_dump_close(c->dumper);
 		c->dumper = NULL;
 	}
 	pthread_mutex_unlock(&c->lock);
-	return DOCA_SUCCESS;
+	return rc;
 }
 
 doca_error_t nic_port_set_manager(uint16_t id, int32_t manager_id)

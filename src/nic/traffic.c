@@ -179,6 +179,13 @@ static doca_error_t load_pcap(struct source *s)
 	const u_char *data;
 	uint64_t cap = 0, used = 0, bytes_cap = 0, skipped = 0;
 	int rc;
+	/* Frames are parsed as Ethernet: a RAW or Linux-cooked capture would be garbage. */
+	if (pcap_datalink(pc) != DLT_EN10MB) {
+		CORE_LOG_ERR("FLOWDPA_PORT%u_RX: '%s' has link type %s; only Ethernet (EN10MB) captures can be played",
+			     s->port, s->cfg.path, pcap_datalink_val_to_name(pcap_datalink(pc)));
+		pcap_close(pc);
+		return DOCA_ERROR_IO_FAILED;
+	}
 	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
 		if (h->caplen > NIC_MAX_FRAME || h->caplen < 14) {
 			skipped++;
@@ -208,9 +215,13 @@ static doca_error_t load_pcap(struct source *s)
 		used += h->caplen;
 		s->nframes++;
 	}
-	if (rc == -1)
-		CORE_LOG_WARN("FLOWDPA_PORT%u_RX: '%s': read error after %llu frames: %s", s->port, s->cfg.path,
-			      (unsigned long long)s->nframes, pcap_geterr(pc));
+	if (rc == -1) {
+		/* A truncated or corrupt file: playing part of it would mislead the test. */
+		CORE_LOG_ERR("FLOWDPA_PORT%u_RX: '%s': read error after %llu frames: %s", s->port, s->cfg.path,
+			     (unsigned long long)s->nframes, pcap_geterr(pc));
+		pcap_close(pc);
+		return DOCA_ERROR_IO_FAILED;
+	}
 	if (skipped)
 		CORE_LOG_WARN("FLOWDPA_PORT%u_RX: '%s': %llu frames skipped (shorter than 14 or longer than %u bytes)",
 			      s->port, s->cfg.path, (unsigned long long)skipped, NIC_MAX_FRAME);
@@ -221,6 +232,7 @@ nomem:
 	return DOCA_ERROR_NO_MEMORY;
 }
 
+/* True once the source may play, or must give up (stop): the caller tells them apart. */
 static bool may_start(const struct source *s)
 {
 	if (s->stop)
@@ -247,12 +259,14 @@ static void *source_main(void *arg)
 		}
 		pthread_cond_timedwait(&cond, &lock, &ts);
 	}
+	/* A port stopped before its start rule fired gets no traffic at all. */
+	bool stopped_early = s->stop;
 	pthread_mutex_unlock(&lock);
 
 	uint64_t per_loop = s->cfg.kind == CORE_TRAFFIC_PCAP ? s->nframes : s->cfg.pkts;
 	uint32_t loops = s->cfg.loop ? s->cfg.loop : 1;
 	uint64_t t0 = now_ns(), sent = 0;
-	bool stop = false;
+	bool stop = stopped_early;
 	for (uint32_t l = 0; l < loops && !stop; l++) {
 		for (uint64_t i = 0; i < per_loop && !stop;) {
 			uint32_t n = 0;
@@ -363,7 +377,9 @@ void nic_traffic_kick(uint16_t port)
 	if (port >= NIC_MAX_PORTS)
 		return;
 	pthread_mutex_lock(&lock);
-	if (sources[port].attached && !sources[port].kicked) {
+	/* An idle entries_process before the root pipe exists must not count: the rule is
+	 * "root pipe present and its entries processed". */
+	if (sources[port].attached && !sources[port].kicked && nic_port_root(port) != NULL) {
 		sources[port].kicked = true;
 		pthread_cond_broadcast(&cond);
 	}

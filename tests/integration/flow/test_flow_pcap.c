@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -62,15 +63,13 @@ static void write_input(void)
 	pcap_close(dead);
 }
 
-static void build_pipeline(void)
+/* The hash pipe and its entries (not processed yet). */
+static void build_hash(struct entries_status *status)
 {
-	struct entries_status status = {0};
-	struct doca_flow_match mask, m;
+	struct doca_flow_match mask;
 	struct doca_flow_actions act, *acts[1] = {&act};
 	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
 	struct doca_flow_fwd to1 = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
-	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PIPE};
-	struct doca_flow_fwd drop = {.type = DOCA_FLOW_FWD_DROP};
 	struct doca_flow_pipe_cfg *cfg;
 
 	memset(&mask, 0, sizeof(mask));
@@ -89,10 +88,20 @@ static void build_pipeline(void)
 	for (uint32_t i = 0; i < HASH_ENTRIES; i++) {
 		memset(&act, 0, sizeof(act));
 		act.outer.udp.l4_port.src_port = DOCA_HTOBE16(30000 + i);
-		assert_int_equal(doca_flow_pipe_hash_add_entry(0, hash_pipe, i, 0, &act, NULL, NULL, 0, &status,
+		assert_int_equal(doca_flow_pipe_hash_add_entry(0, hash_pipe, i, 0, &act, NULL, NULL, 0, status,
 							       &hentry[i]),
 				 DOCA_SUCCESS);
 	}
+}
+
+/* The root pipe (UDP port 5000 to the hash pipe, the rest dropped) and its entry. */
+static void build_root(struct entries_status *status)
+{
+	struct doca_flow_match m;
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PIPE};
+	struct doca_flow_fwd drop = {.type = DOCA_FLOW_FWD_DROP};
+	struct doca_flow_pipe_cfg *cfg;
+
 	memset(&m, 0, sizeof(m));
 	m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
 	m.outer.udp.l4_port.dst_port = DOCA_HTOBE16(5000);
@@ -104,8 +113,16 @@ static void build_pipeline(void)
 	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, &drop, &root_pipe), DOCA_SUCCESS);
 	doca_flow_pipe_cfg_destroy(cfg);
 	/* No changeable field: the one entry with a zeroed match. */
-	assert_int_equal(doca_flow_pipe_basic_add_entry(0, root_pipe, NULL, 0, NULL, NULL, NULL, 0, &status, NULL),
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, root_pipe, NULL, 0, NULL, NULL, NULL, 0, status, NULL),
 			 DOCA_SUCCESS);
+}
+
+static void build_pipeline(void)
+{
+	struct entries_status status = {0};
+
+	build_hash(&status);
+	build_root(&status);
 	assert_int_equal(flow_process_entries(ports[0], &status, HASH_ENTRIES + 1), DOCA_SUCCESS);
 }
 
@@ -239,6 +256,93 @@ static void test_start_rule_timeout(void **state)
 	core_config_reload();
 }
 
+/* An idle entries_process before the root pipe exists does not start the source. */
+static void test_process_before_root_does_not_start(void **state)
+{
+	struct entries_status status = {0};
+	struct flowdpa_port_stats st;
+	struct timespec d = {0, 300000000};
+	uint64_t sum = 0;
+	(void)state;
+
+	setenv("FLOWDPA_PORT0_RX", "gen:flows=4,pkts=100,seed=1", 1);
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	assert_int_equal(init_doca_flow(1, "vnf,hws"), DOCA_SUCCESS);
+	assert_int_equal(init_doca_flow_ports(2, ports), DOCA_SUCCESS);
+	build_hash(&status);
+	assert_int_equal(flow_process_entries(ports[0], &status, HASH_ENTRIES), DOCA_SUCCESS);
+	status = (struct entries_status){0};
+	build_root(&status); /* root pipe and entry exist, the entry is not processed */
+	nanosleep(&d, NULL);
+	assert_int_equal(flowdpa_port_stats_get(0, &st), DOCA_SUCCESS);
+	assert_int_equal(st.rx_pkts, 0);
+	assert_int_equal(flow_process_entries(ports[0], &status, 1), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_traffic_wait(5000), DOCA_SUCCESS);
+	for (int i = 0; i < HASH_ENTRIES; i++)
+		sum += ft_entry_pkts(hentry[i]);
+	assert_int_equal(sum, 100); /* every packet met the processed root entry */
+	stop_doca_flow_ports(2, ports);
+	doca_flow_destroy();
+	unsetenv("FLOWDPA_PORT0_RX");
+	core_config_reload();
+}
+
+/* Port start with a source that must not be played: IO_FAILED, and the port stays down. */
+static void expect_source_refused(const char *path)
+{
+	struct doca_flow_port_cfg *pc;
+	struct doca_flow_port *p = NULL;
+	char rx[600];
+
+	snprintf(rx, sizeof(rx), "pcap:%s", path);
+	setenv("FLOWDPA_PORT0_RX", rx, 1);
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	assert_int_equal(init_doca_flow(1, "vnf,hws"), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_port_cfg_create(&pc), DOCA_SUCCESS);
+	doca_flow_port_cfg_set_port_id(pc, 0);
+	doca_flow_port_cfg_set_dev(pc, NULL);
+	assert_int_equal(doca_flow_port_start(pc, &p), DOCA_ERROR_IO_FAILED);
+	doca_flow_port_cfg_destroy(pc);
+	doca_flow_destroy();
+	unsetenv("FLOWDPA_PORT0_RX");
+	core_config_reload();
+}
+
+static void test_non_ethernet_capture_refused(void **state)
+{
+	char path[600];
+	uint8_t ip[28] = {0x45};
+	struct pcap_pkthdr h = {.caplen = sizeof(ip), .len = sizeof(ip)};
+	pcap_t *dead = pcap_open_dead(DLT_RAW, 65535);
+	pcap_dumper_t *d;
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/flow_raw.pcap", workdir);
+	d = pcap_dump_open(dead, path);
+	assert_non_null(d);
+	pcap_dump((u_char *)d, &h, ip);
+	pcap_dump_close(d);
+	pcap_close(dead);
+	expect_source_refused(path);
+}
+
+static void test_truncated_capture_refused(void **state)
+{
+	char path[600];
+	(void)state;
+
+	snprintf(in_path, sizeof(in_path), "%s/flow_trunc.pcap", workdir);
+	write_input();
+	snprintf(path, sizeof(path), "%s", in_path);
+	/* cut the last record in half */
+	FILE *f = fopen(path, "r+");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	assert_int_equal(ftruncate(fileno(f), ftell(f) - 20), 0);
+	fclose(f);
+	expect_source_refused(path);
+}
+
 /* rate=PPS paces the source: 300 packets at 2000 pps take at least ~0.15 s. */
 static void test_paced_source(void **state)
 {
@@ -294,6 +398,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_start_rule_timeout),
 		cmocka_unit_test(test_paced_source),
 		cmocka_unit_test(test_bad_source),
+		cmocka_unit_test(test_process_before_root_does_not_start),
+		cmocka_unit_test(test_non_ethernet_capture_refused),
+		cmocka_unit_test(test_truncated_capture_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
