@@ -322,7 +322,9 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 		else if (cfg->type == DOCA_FLOW_PIPE_HASH && cfg->has_match)
 			err = flow_match_hash(cfg->has_match_mask ? &cfg->match_mask : &cfg->match, attr, who);
 	}
-	if (err == DOCA_SUCCESS && cfg->type == DOCA_FLOW_PIPE_HASH && cfg->nr_actions == 1)
+	/* The one per-entry rewrite becomes the path selector only if it can hold a number. */
+	if (err == DOCA_SUCCESS && cfg->type == DOCA_FLOW_PIPE_HASH && cfg->nr_actions == 1 &&
+	    p->act[0].single_chg >= 0 && nic_ps_field_bits(p->act[0].single_chg) > 0)
 		p->ps_field = attr->ps_field = p->act[0].single_chg;
 	if (err == DOCA_SUCCESS)
 		err = flow_fwd_convert(fwd_miss, &attr->fwd_miss, who);

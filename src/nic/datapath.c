@@ -177,6 +177,9 @@ static inline uint8_t *l4_csum(struct pkt *p, bool *udp)
 		return p->data + p->off.l4 + 16;
 	if (p->off.l4_type == 2 && p->len >= p->off.l4 + 8u)
 		return p->data + p->off.l4 + 6;
+	/* ICMPv6, unlike ICMPv4, sums the IPv6 pseudo-header: address rewrites must fix it. */
+	if (p->off.l4_type == 3 && p->off.l3_type == 2 && p->len >= p->off.l4 + 4u)
+		return p->data + p->off.l4 + 2;
 	return NULL;
 }
 

@@ -287,6 +287,9 @@ doca_error_t nic_hash_entry_set_enabled(struct nic_pipe *pipe, uint32_t index, b
 doca_error_t nic_hash_entry_get_enabled(const struct nic_pipe *pipe, uint32_t index, bool *enabled);
 /* Replace the path-selector value (host order). NOT_SUPPORTED when the pipe has no
  * path-selector field; INVALID_VALUE when value does not fit the field. */
+/* Width in bits of a rewrite field used as path selector; 0 when it cannot carry one
+ * (MAC and IPv6 addresses), in which case the rewrite stays a plain per-entry action. */
+uint32_t nic_ps_field_bits(int field);
 doca_error_t nic_hash_path_selector_replace(struct nic_pipe *pipe, uint32_t index, uint64_t value);
 doca_error_t nic_hash_path_selector_get(const struct nic_pipe *pipe, uint32_t index, uint32_t *value);
 /* Counter of entry index. */

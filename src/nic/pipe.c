@@ -29,8 +29,7 @@ static uint32_t pow2_at_least(uint32_t n)
 	return p;
 }
 
-/* Width in bits of a path-selector field, 0 when the field cannot carry one. */
-static uint32_t ps_field_bits(int field)
+uint32_t nic_ps_field_bits(int field)
 {
 	switch (field) {
 	case NIC_AF_L4_SRC:
@@ -101,7 +100,7 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 				     nic_mem_size(attr->mem), attr->nr_entries);
 			return DOCA_ERROR_INVALID_VALUE;
 		}
-		if (attr->ps_field >= 0 && ps_field_bits(attr->ps_field) == 0) {
+		if (attr->ps_field >= 0 && nic_ps_field_bits(attr->ps_field) == 0) {
 			CORE_LOG_ERR("pipe '%s': rewrite field %d cannot carry a path-selector value", name,
 				     attr->ps_field);
 			return DOCA_ERROR_INVALID_VALUE;
@@ -358,7 +357,7 @@ doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr
 				     p->nr_entries);
 			return DOCA_ERROR_INVALID_VALUE;
 		}
-		uint32_t bits = p->ps_field >= 0 ? ps_field_bits(p->ps_field) : 32;
+		uint32_t bits = p->ps_field >= 0 ? nic_ps_field_bits(p->ps_field) : 32;
 		if (bits < 32 && attr->ps_value >> bits) {
 			CORE_LOG_ERR("pipe '%s': path-selector value %u does not fit %u bits", p->name,
 				     attr->ps_value, bits);
@@ -436,7 +435,7 @@ doca_error_t nic_entry_update(struct nic_entry *e, const struct nic_actions *act
 {
 	struct nic_pipe *p = e->pipe;
 	if (p->type == NIC_PIPE_HASH && p->ps_field >= 0) {
-		uint32_t bits = ps_field_bits(p->ps_field);
+		uint32_t bits = nic_ps_field_bits(p->ps_field);
 		if (bits < 32 && ps_value >> bits) {
 			CORE_LOG_ERR("pipe '%s': path-selector value %u does not fit %u bits", p->name, ps_value,
 				     bits);
@@ -637,7 +636,7 @@ doca_error_t nic_hash_path_selector_replace(struct nic_pipe *p, uint32_t index, 
 	doca_error_t err = hash_slot_lock(p, index, "replace", &e);
 	if (err != DOCA_SUCCESS)
 		return err;
-	uint32_t bits = p->ps_field >= 0 ? ps_field_bits(p->ps_field) : 0;
+	uint32_t bits = p->ps_field >= 0 ? nic_ps_field_bits(p->ps_field) : 0;
 	if (bits == 0)
 		err = DOCA_ERROR_NOT_SUPPORTED;
 	else if (bits < 64 && value >> bits)

@@ -230,6 +230,41 @@ static bool udp6_checksum_ok(const uint8_t *f)
 	return ft_fold(ft_sum(ft_sum(0, ph, 40), ip + 40, 16)) == 0;
 }
 
+/* Eth/IPv6/ICMPv6 echo request 2001::1 -> fd00::x with a valid checksum. */
+static uint32_t build_icmp6(uint8_t *f, uint8_t last_dst_byte)
+{
+	uint8_t *ip = f + 14, *icmp = ip + 40;
+	uint8_t ph[40];
+
+	memset(f, 0, 14 + 40 + 8);
+	f[12] = 0x86, f[13] = 0xdd;
+	ip[0] = 0x60;
+	ft_wr16(ip + 4, 8);
+	ip[6] = 58;
+	ip[7] = 64;
+	ip[8] = 0x20, ip[9] = 0x01, ip[23] = 0x01;
+	ip[24] = 0xfd, ip[25] = 0x00, ip[39] = last_dst_byte;
+	icmp[0] = 128;
+	ft_wr16(icmp + 4, 0x1234);
+	ft_wr16(icmp + 6, 1);
+	memcpy(ph, ip + 8, 32);
+	memset(ph + 32, 0, 8);
+	ph[35] = 8, ph[39] = 58;
+	ft_wr16(icmp + 2, ft_fold(ft_sum(ft_sum(0, ph, 40), icmp, 8)));
+	return 14 + 40 + 8;
+}
+
+static bool icmp6_checksum_ok(const uint8_t *f)
+{
+	const uint8_t *ip = f + 14;
+	uint8_t ph[40];
+
+	memcpy(ph, ip + 8, 32);
+	memset(ph + 32, 0, 8);
+	ph[35] = 8, ph[39] = 58;
+	return ft_fold(ft_sum(ft_sum(0, ph, 40), ip + 40, 8)) == 0;
+}
+
 static void test_ipv6_vlan_icmp(void **state)
 {
 	(void)state;
@@ -279,6 +314,13 @@ static void test_ipv6_vlan_icmp(void **state)
 	assert_int_equal(out[14 + 8], 0x20);
 	assert_int_equal(out[14 + 23], 0x99);
 	assert_true(udp6_checksum_ok(out));
+	/* ICMPv6 sums the pseudo-header too: the source rewrite must keep it valid. */
+	len = build_icmp6(f, 7);
+	assert_true(icmp6_checksum_ok(f));
+	assert_int_equal(flowdpa_port_inject(0, f, len), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_pop(1, out, sizeof(out), &olen), DOCA_SUCCESS);
+	assert_int_equal(out[14 + 23], 0x99);
+	assert_true(icmp6_checksum_ok(out));
 	len = build_udp6(f, 8, 1000, 2000); /* fd00::8: a miss */
 	assert_int_equal(flowdpa_port_inject(0, f, len), DOCA_SUCCESS);
 
@@ -299,7 +341,7 @@ static void test_ipv6_vlan_icmp(void **state)
 		f[34] = type;
 		assert_int_equal(flowdpa_port_inject(0, f, len), DOCA_SUCCESS);
 	}
-	assert_int_equal(ft_entry_pkts(e6), 1);
+	assert_int_equal(ft_entry_pkts(e6), 2);
 	assert_int_equal(ft_entry_pkts(ev), 1);
 	assert_int_equal(ft_entry_pkts(ei), 1);
 	assert_int_equal(ft_miss_pkts(pipe), 3);

@@ -247,6 +247,70 @@ static void test_root_hash_ports(void **state)
 }
 
 /* Root pipe with no miss fwd: misses of a root pipe go to the host queue (default miss). */
+/* ECMP next hops: a hash pipe whose only per-entry rewrite is the destination MAC
+ * (a field that cannot carry a path selector) still creates and rewrites per entry. */
+static void test_hash_per_entry_mac(void **state)
+{
+	(void)state;
+	struct entries_status status = {0};
+	struct doca_flow_match mask, m;
+	struct doca_flow_actions act, *acts[1] = {&act};
+	struct doca_flow_fwd to1 = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_fwd to_hash = {.type = DOCA_FLOW_FWD_PIPE};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *hash = NULL, *root = NULL;
+
+	memset(&mask, 0, sizeof(mask));
+	memset(&act, 0, sizeof(act));
+	mask.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
+	mask.outer.ip4.dst_ip = 0xffffffff;
+	memset(act.outer.eth.dst_mac, 0xff, 6);
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, "ECMP", DOCA_FLOW_PIPE_HASH, false), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, 4), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, NULL, &mask), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, &to1, NULL, &hash), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	for (uint32_t i = 0; i < 4; i++) {
+		static const uint8_t base[6] = {0x02, 0, 0, 0, 0xaa, 0};
+
+		memset(&act, 0, sizeof(act));
+		memcpy(act.outer.eth.dst_mac, base, 6);
+		act.outer.eth.dst_mac[5] = (uint8_t)i;
+		assert_int_equal(doca_flow_pipe_hash_add_entry(0, hash, i, 0, &act, NULL, NULL, 0, &status, NULL),
+				 DOCA_SUCCESS);
+	}
+	memset(&m, 0, sizeof(m));
+	m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
+	to_hash.next_pipe = hash;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, "ROOT", DOCA_FLOW_PIPE_BASIC, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, &m, NULL), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, &to_hash, NULL, &root), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, root, NULL, 0, NULL, NULL, NULL, 0, &status, NULL),
+			 DOCA_SUCCESS);
+	assert_int_equal(flow_process_entries(ports[0], &status, 5), DOCA_SUCCESS);
+
+	for (uint32_t i = 0; i < 32; i++) {
+		struct doca_flow_match hm;
+		uint8_t buf[FLOWDPA_MAX_FRAME];
+		uint32_t len, h, dst = 0x0a000000u + i;
+
+		memset(&hm, 0, sizeof(hm));
+		hm.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
+		hm.outer.ip4.dst_ip = DOCA_HTOBE32(dst);
+		assert_int_equal(doca_flow_pipe_calc_hash(hash, &hm, &h), DOCA_SUCCESS);
+		ft_drain(1);
+		assert_int_equal(ft_inject_udp4(0, 0xc0a80001, dst, 7, 5000), DOCA_SUCCESS);
+		assert_int_equal(flowdpa_port_capture_pop(1, buf, sizeof(buf), &len), DOCA_SUCCESS);
+		assert_int_equal(buf[4], 0xaa);
+		assert_int_equal(buf[5], h % 4); /* the MAC of the entry the hash chose */
+		assert_true(ft_checksums_ok(buf, len));
+	}
+}
+
 static void test_default_miss_to_host(void **state)
 {
 	(void)state;
@@ -296,6 +360,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_root_hash_ports, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_default_miss_to_host, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hash_per_entry_mac, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
