@@ -111,6 +111,24 @@ static void queue_push(struct doca_flow_port *port, uint16_t q, struct flow_op *
 	pthread_mutex_unlock(&fq->lock);
 }
 
+/*
+ * Queues an operation of an existing entry. One on another queue while some are still
+ * pending would let the DEL run (and free the entry) before them: refused instead.
+ */
+static doca_error_t entry_queue_op(struct doca_flow_pipe_entry *e, uint16_t q, struct flow_op *op, const char *who)
+{
+	uint32_t pending = atomic_load(&e->ops_pending);
+
+	CHECK(pending == 0 || e->ops_queue == q, DOCA_ERROR_BAD_STATE,
+	      "%s: the entry has %u operation(s) pending on queue %u; use that queue or process it first", who,
+	      pending, e->ops_queue);
+	if (pending == 0)
+		e->ops_queue = q;
+	atomic_fetch_add(&e->ops_pending, 1);
+	queue_push(e->pipe->port, q, op);
+	return DOCA_SUCCESS;
+}
+
 void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pipe)
 {
 	for (uint16_t q = 0; q < port->nr_queues; q++) {
@@ -282,6 +300,8 @@ static void entry_queue_add(uint16_t q, struct doca_flow_pipe_entry *e, struct d
 	p->entries = e;
 	p->nr_entries_live++;
 	pthread_mutex_unlock(&flow_g.lock);
+	e->ops_queue = q;
+	atomic_store(&e->ops_pending, 1);
 	queue_push(p->port, q, &e->add_op);
 	if (entry)
 		*entry = e;
@@ -420,8 +440,12 @@ doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_queue, struct doca_
 	flow_actions_entry(&pipe->act[action_idx], actions, pipe->ps_field, &op->actions, &op->ps_value);
 	op->op.type = FLOW_OP_UPD;
 	op->op.entry = entry;
+	err = entry_queue_op(entry, pipe_queue, &op->op, who);
+	if (err != DOCA_SUCCESS) {
+		free(op);
+		return err;
+	}
 	entry->status = DOCA_FLOW_ENTRY_STATUS_IN_PROCESS;
-	queue_push(pipe->port, pipe_queue, &op->op);
 	return DOCA_SUCCESS;
 }
 
@@ -434,11 +458,12 @@ doca_error_t doca_flow_pipe_remove_entry(uint16_t pipe_queue, uint32_t flags, st
 	if (err != DOCA_SUCCESS)
 		return err;
 	CHECK(!entry->del_queued, DOCA_ERROR_BAD_STATE, "%s: the entry is already being removed", who);
-	entry->del_queued = true;
 	entry->del_op.type = FLOW_OP_DEL;
 	entry->del_op.entry = entry;
-	queue_push(entry->pipe->port, pipe_queue, &entry->del_op);
-	return DOCA_SUCCESS;
+	err = entry_queue_op(entry, pipe_queue, &entry->del_op, who);
+	if (err == DOCA_SUCCESS)
+		entry->del_queued = true;
+	return err;
 }
 
 enum doca_flow_entry_status doca_flow_pipe_entry_get_status(struct doca_flow_pipe_entry *entry)
@@ -467,16 +492,22 @@ static void execute(struct flow_op *op, uint16_t q)
 		attr_free(e->attr);
 		e->attr = NULL;
 		e->status = err == DOCA_SUCCESS ? DOCA_FLOW_ENTRY_STATUS_SUCCESS : DOCA_FLOW_ENTRY_STATUS_ERROR;
-		if (err == DOCA_SUCCESS && e->shared_id >= 0)
+		if (err == DOCA_SUCCESS && e->shared_id >= 0) {
+			/* put and shared_unref read refs under the lock, from other queues too */
+			pthread_mutex_lock(&flow_g.lock);
 			e->pipe->port->shared_counters[e->shared_id].refs++;
+			pthread_mutex_unlock(&flow_g.lock);
+		}
 		if (err != DOCA_SUCCESS)
 			e->nic = NULL;
+		atomic_fetch_sub(&e->ops_pending, 1);
 		complete(e, q, e->status, DOCA_FLOW_ENTRY_OP_ADD);
 		break;
 	case FLOW_OP_UPD: {
 		const struct flow_upd_op *u = (const struct flow_upd_op *)op;
 		err = e->nic ? nic_entry_update(e->nic, &u->actions, u->ps_value, &u->fwd) : DOCA_ERROR_BAD_STATE;
 		e->status = err == DOCA_SUCCESS ? DOCA_FLOW_ENTRY_STATUS_SUCCESS : DOCA_FLOW_ENTRY_STATUS_ERROR;
+		atomic_fetch_sub(&e->ops_pending, 1);
 		complete(e, q, e->status, DOCA_FLOW_ENTRY_OP_UPD);
 		free(op);
 		break;

@@ -193,6 +193,10 @@ struct doca_flow_pipe_entry {
 	uint32_t priority; /* CONTROL */
 	struct flow_op add_op;
 	struct flow_op del_op;
+	/* Operations queued and not yet executed, all on ops_queue: an entry's operations
+	 * stay on one queue while any is pending, so its DEL always runs last. */
+	_Atomic uint32_t ops_pending;
+	uint16_t ops_queue;
 	/* What the ADD will insert; freed once it has run, so a live entry stays small. */
 	struct nic_entry_attr *attr;
 };

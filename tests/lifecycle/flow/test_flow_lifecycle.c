@@ -91,6 +91,39 @@ static void test_remove_queued_add(void **state)
 	assert_int_equal(flowdpa_port_capture_count(1), 0);
 }
 
+static int setup_two_queues(void **state)
+{
+	(void)state;
+	nops = 0;
+	if (init_doca_flow_cb(2, "vnf,hws", record_cb) != DOCA_SUCCESS)
+		return -1;
+	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+}
+
+/* An entry's operations stay on one queue while any is pending: a remove (or update)
+ * on another queue would run before the add and free the entry under it. */
+static void test_cross_queue_ops_refused_while_pending(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe *p = dport_pipe(true);
+	struct doca_flow_pipe_entry *e = add(p, 80); /* queue 0 */
+	struct doca_flow_fwd to0 = {.type = DOCA_FLOW_FWD_PORT, .port_id = 0};
+
+	assert_int_equal(doca_flow_pipe_remove_entry(1, 0, e), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(doca_flow_pipe_basic_update_entry(1, p, 0, NULL, NULL, &to0, 0, e), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(doca_flow_entries_process(ports[0], 1, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(nops, 0); /* nothing was queued on queue 1 */
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(nops, 1);
+	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 80), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_count(1), 1); /* the entry is live */
+	/* Nothing pending any more: queue 1 may remove it. */
+	assert_int_equal(doca_flow_pipe_remove_entry(1, 0, e), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_entries_process(ports[0], 1, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(nops, 2);
+	assert_int_equal(ops[1], DOCA_FLOW_ENTRY_OP_DEL);
+}
+
 static void test_destroy_with_queued_ops(void **state)
 {
 	(void)state;
@@ -175,6 +208,7 @@ int main(void)
 	ft_log_init();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_remove_queued_add, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cross_queue_ops_refused_while_pending, setup_two_queues, teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_with_queued_ops, setup, teardown),
 		cmocka_unit_test(test_destroy_with_live_ports),
 		cmocka_unit_test_setup_teardown(test_resource_export_hold, setup, teardown),
