@@ -13,8 +13,10 @@
  *    macros of the same name that count the arguments actually passed, so that the
  *    library can compare them with the kernel's declared parameter count (hardware cannot).
  *    Define FLOWDPA_DPA_NO_ARG_CHECK before including this header to call the plain
- *    functions. Up to 63 kernel arguments are counted; a compound literal argument must
- *    be parenthesized, as in any macro call.
+ *    functions. Up to 63 kernel arguments are counted. Parenthesise compound-literal
+ *    arguments: the macros count every top-level comma, so (struct pair){5, 6} counts
+ *    as two arguments and ((struct pair){5, 6}) as one (the mismatch is refused with
+ *    INVALID_VALUE and a log line saying so).
  */
 #ifndef DOCA_DPA_H_
 #define DOCA_DPA_H_
@@ -94,10 +96,12 @@ DOCA_EXPERIMENTAL
 doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa);
 
 /*
- * Destroy a context in any state; stops it first (kernels still running get a bounded
- * wait, then are abandoned with a log line). IN_USE while a sync event, a DPA thread,
- * notification completion or EU affinity, an extended context or the DPA provider still
- * uses the context; the context is then left intact.
+ * Destroy a context in any state; stops it first (launches still waiting for their
+ * event are cancelled, kernels blocked in a device wait are ended). TIME_OUT, with a log
+ * line and the context left intact and started, when a kernel still runs its own code
+ * after a bounded wait (2.5 s): destroy again once it has returned. IN_USE while a sync
+ * event, a DPA thread, notification completion or EU affinity, an extended context or
+ * the DPA provider still uses the context; the context is then left intact.
  */
 DOCA_EXPERIMENTAL
 doca_error_t doca_dpa_destroy(struct doca_dpa *dpa);

@@ -38,7 +38,12 @@ typedef uint64_t doca_gpu_dev_sync_event_t;
 /* A new event, value 0, not started. INVALID_VALUE for NULL; NO_MEMORY. */
 DOCA_EXPERIMENTAL
 doca_error_t doca_sync_event_create(struct doca_sync_event **event);
-/* Destroy an event in any state (waiters must be gone). INVALID_VALUE for NULL or a non-event. */
+/*
+ * Destroy an event in any state (host waiters must be gone; device waiters end with a
+ * fatal device error). INVALID_VALUE for NULL or a non-event; IN_USE (logged, event
+ * intact) while a kernel launch not yet complete names it as wait or completion event;
+ * TIME_OUT (logged, event intact) if a device call still uses it after 2 s.
+ */
 DOCA_EXPERIMENTAL
 doca_error_t doca_sync_event_destroy(struct doca_sync_event *event);
 

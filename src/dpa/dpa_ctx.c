@@ -16,16 +16,8 @@ static atomic_uint dpa_next_id;
 
 /* Kernel run time reported by doca_dpa_get_kernel_max_run_time: 60 s in microseconds. */
 #define DPA_KERNEL_MAX_RUN_TIME 60000000ull
-/* How long destroy waits for kernels still running before abandoning them. */
+/* How long destroy waits for kernels still running before returning TIME_OUT. */
 #define DPA_DESTROY_WAIT_MS 2000u
-
-#define CHECK_DPA(dpa)                                                                                     \
-	do {                                                                                               \
-		if (!dpa_valid(dpa)) {                                                                     \
-			CORE_LOG_ERR("%s: dpa is %s", __func__, (dpa) == NULL ? "NULL" : "not a doca_dpa"); \
-			return DOCA_ERROR_INVALID_VALUE;                                                   \
-		}                                                                                          \
-	} while (0)
 
 #define CHECK_OUT(ptr)                                                              \
 	do {                                                                        \
@@ -34,6 +26,26 @@ static atomic_uint dpa_next_id;
 			return DOCA_ERROR_INVALID_VALUE;                            \
 		}                                                                   \
 	} while (0)
+
+doca_error_t dpa_check(const struct doca_dpa *dpa, const char *func)
+{
+	if (!dpa_valid(dpa)) {
+		CORE_LOG_ERR("%s: dpa is %s", func, dpa == NULL ? "NULL" : "not a doca_dpa");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t dpa_devinfo_check(const struct doca_devinfo *devinfo, const char *func)
+{
+	const struct core_dev_caps *caps = core_devinfo_caps(devinfo);
+
+	if (caps == NULL) {
+		CORE_LOG_ERR("%s: devinfo is %s", func, devinfo == NULL ? "NULL" : "not a doca_devinfo");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return caps->has_dpa ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
+}
 
 /* ------------------------------------------------------------ report */
 
@@ -55,25 +67,22 @@ static void dpa_report(struct core_json *j, void *arg)
 	core_json_u64(j, atomic_load(&dpa->nr_faults));
 	core_json_key(j, "fatal_error");
 	core_json_str(j, atomic_load(&dpa->fatal) ? dpa->fatal_msg : "");
+	size_t used, peak, nlive;
+
+	dpa_heap_usage(&dpa->process.heap, &used, &peak, &nlive);
 	core_json_key(j, "heap_used");
-	core_json_u64(j, dpa->process.heap.used);
+	core_json_u64(j, used);
 	core_json_key(j, "heap_peak");
-	core_json_u64(j, dpa->process.heap.peak);
+	core_json_u64(j, peak);
 	core_json_key(j, "heap_live_allocations");
-	core_json_u64(j, dpa->process.heap.nlive);
+	core_json_u64(j, nlive);
 }
 
 /* ------------------------------------------------------------ lifecycle */
 
 doca_error_t doca_dpa_cap_is_supported(const struct doca_devinfo *devinfo)
 {
-	const struct core_dev_caps *caps = core_devinfo_caps(devinfo);
-
-	if (caps == NULL) {
-		CORE_LOG_ERR("%s: devinfo is %s", __func__, devinfo == NULL ? "NULL" : "not a doca_devinfo");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return caps->has_dpa ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
+	return dpa_devinfo_check(devinfo, __func__);
 }
 
 doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa)
@@ -121,6 +130,7 @@ doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa)
 	d->process.magic = DPA_PROCESS_MAGIC;
 	d->process.dpa = d;
 	pthread_mutex_init(&d->lock, NULL);
+	/* Here, not per launch: re-installs only if another handler replaced ours since. */
 	dpa_signals_install();
 	d->report = core_report_register("dpa", dpa_report, d);
 	*dpa = d;
@@ -157,7 +167,10 @@ static doca_error_t destroy_extension(struct doca_dpa *ext)
 
 doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	if (dpa->base)
 		return destroy_extension(dpa);
 	if (atomic_load(&dpa->nextensions)) {
@@ -178,13 +191,15 @@ doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
 	}
 	if (dpa->state == DPA_STATE_STARTED) {
 		if (!dpa_exec_stop(dpa, DPA_DESTROY_WAIT_MS)) {
-			/* Device code that never returns still runs on our threads and may touch the
-			 * heap: keep the context's memory alive rather than pull it from under them. */
-			CORE_LOG_ERR("%s: DPA context %u: %u launch(es) still running after %u ms; "
-				     "abandoning them (the context's memory is leaked)",
+			/* Device code that never returns still runs on our threads, may touch the
+			 * heap and will signal its completion event: freeing anything now would be a
+			 * use after free. The context stays whole (and usable); destroy it again
+			 * once the kernel has returned. */
+			CORE_LOG_ERR("%s: DPA context %u: %u launch(es) still running after %u ms (a kernel loop "
+				     "that never calls the device API cannot be interrupted); not destroyed, try "
+				     "again once it returns",
 				     __func__, dpa->id, dpa_exec_inflight(dpa), DPA_DESTROY_WAIT_MS);
-			dpa->magic = 0;
-			return DOCA_SUCCESS;
+			return DOCA_ERROR_TIME_OUT;
 		}
 	}
 	core_report_unregister(dpa->report);
@@ -204,7 +219,10 @@ doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
 
 doca_error_t doca_dpa_start(struct doca_dpa *dpa)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	if (dpa->state == DPA_STATE_STARTED) {
 		CORE_LOG_ERR("%s: DPA context %u is already started", __func__, dpa->id);
 		return DOCA_ERROR_BAD_STATE;
@@ -231,7 +249,10 @@ doca_error_t doca_dpa_start(struct doca_dpa *dpa)
 
 doca_error_t doca_dpa_stop(struct doca_dpa *dpa)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	if (dpa->base) {
 		CORE_LOG_ERR("%s: DPA context %u is an extended context; destroy it instead", __func__, dpa->id);
 		return DOCA_ERROR_NOT_PERMITTED;
@@ -269,7 +290,10 @@ doca_error_t doca_dpa_stop(struct doca_dpa *dpa)
 
 doca_error_t doca_dpa_device_extend(struct doca_dpa *dpa, struct doca_dev *other_dev, struct doca_dpa **extended_dpa)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	CHECK_OUT(extended_dpa);
 	const struct core_dev_caps *caps = core_dev_caps(other_dev);
 
@@ -336,7 +360,10 @@ doca_error_t doca_dpa_device_extend(struct doca_dpa *dpa, struct doca_dev *other
 
 doca_error_t doca_dpa_get_dpa_handle(struct doca_dpa *dpa, doca_dpa_dev_t *handle)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	CHECK_OUT(handle);
 	if (dpa->state != DPA_STATE_STARTED) {
 		CORE_LOG_ERR("%s: DPA context %u is not started", __func__, dpa->id);
@@ -369,13 +396,22 @@ static bool app_valid(const struct doca_dpa_app *app, const char *func)
 				     e->name, app->app_name, e->args_size, DPA_ARGS_MAX);
 			return false;
 		}
+		/* Launch records and the RPC buffer are DPA_ARGS_ALIGN_MAX-aligned, no more. */
+		if (e->args_align == 0 || e->args_align > DPA_ARGS_ALIGN_MAX) {
+			CORE_LOG_ERR("%s: %s of image %s needs %u-byte argument alignment; 1..%u is supported", func,
+				     e->name, app->app_name, e->args_align, DPA_ARGS_ALIGN_MAX);
+			return false;
+		}
 	}
 	return true;
 }
 
 doca_error_t doca_dpa_set_app(struct doca_dpa *dpa, struct doca_dpa_app *app)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	CHECK_OUT(app);
 	if (dpa->state == DPA_STATE_STARTED) {
 		CORE_LOG_ERR("%s: DPA context %u is started; set the app before doca_dpa_start", __func__, dpa->id);
@@ -396,7 +432,10 @@ doca_error_t doca_dpa_set_app(struct doca_dpa *dpa, struct doca_dpa_app *app)
 
 doca_error_t doca_dpa_get_app(struct doca_dpa *dpa, struct doca_dpa_app **app)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	CHECK_OUT(app);
 	if (dpa->app == NULL) {
 		CORE_LOG_ERR("%s: DPA context %u has no application", __func__, dpa->id);
@@ -447,7 +486,10 @@ static bool ext_not_permitted(const struct doca_dpa *dpa, const char *func)
 
 doca_error_t doca_dpa_set_log_level(struct doca_dpa *dpa, doca_dpa_dev_log_level_t log_level)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	if (ext_not_permitted(dpa, __func__))
 		return DOCA_ERROR_NOT_PERMITTED;
 	if (dpa->state == DPA_STATE_STARTED) {
@@ -470,7 +512,10 @@ doca_error_t doca_dpa_set_log_level(struct doca_dpa *dpa, doca_dpa_dev_log_level
 
 doca_error_t doca_dpa_get_log_level(struct doca_dpa *dpa, doca_dpa_dev_log_level_t *log_level)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	CHECK_OUT(log_level);
 	*log_level = dpa->log_level;
 	return DOCA_SUCCESS;
@@ -478,7 +523,10 @@ doca_error_t doca_dpa_get_log_level(struct doca_dpa *dpa, doca_dpa_dev_log_level
 
 doca_error_t doca_dpa_log_file_set_path(struct doca_dpa *dpa, const char *file_path)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	CHECK_OUT(file_path);
 	if (ext_not_permitted(dpa, __func__))
 		return DOCA_ERROR_NOT_PERMITTED;
@@ -498,7 +546,10 @@ doca_error_t doca_dpa_log_file_set_path(struct doca_dpa *dpa, const char *file_p
 
 doca_error_t doca_dpa_log_file_get_path(struct doca_dpa *dpa, char *file_path, uint32_t *file_path_len)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	if (dpa->log_path[0] == '\0') {
 		CORE_LOG_ERR("%s: DPA context %u has no log file (messages go to stdout)", __func__, dpa->id);
 		return DOCA_ERROR_NOT_FOUND;
@@ -510,7 +561,10 @@ doca_error_t doca_dpa_log_file_get_path(struct doca_dpa *dpa, char *file_path, u
 
 doca_error_t doca_dpa_get_max_threads_per_kernel(const struct doca_dpa *dpa, unsigned int *value)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	CHECK_OUT(value);
 	*value = dpa->total_eus;
 	return DOCA_SUCCESS;
@@ -518,7 +572,10 @@ doca_error_t doca_dpa_get_max_threads_per_kernel(const struct doca_dpa *dpa, uns
 
 doca_error_t doca_dpa_get_kernel_max_run_time(const struct doca_dpa *dpa, unsigned long long *value)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	CHECK_OUT(value);
 	*value = DPA_KERNEL_MAX_RUN_TIME;
 	return DOCA_SUCCESS;
@@ -526,7 +583,10 @@ doca_error_t doca_dpa_get_kernel_max_run_time(const struct doca_dpa *dpa, unsign
 
 doca_error_t doca_dpa_get_core_num(struct doca_dpa *dpa, unsigned int *num_cores)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	CHECK_OUT(num_cores);
 	*num_cores = dpa->cores;
 	return DOCA_SUCCESS;
@@ -534,7 +594,10 @@ doca_error_t doca_dpa_get_core_num(struct doca_dpa *dpa, unsigned int *num_cores
 
 doca_error_t doca_dpa_get_num_eus_per_core(struct doca_dpa *dpa, unsigned int *eus_per_core)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	CHECK_OUT(eus_per_core);
 	*eus_per_core = dpa->eus_per_core;
 	return DOCA_SUCCESS;
@@ -542,7 +605,10 @@ doca_error_t doca_dpa_get_num_eus_per_core(struct doca_dpa *dpa, unsigned int *e
 
 doca_error_t doca_dpa_get_total_num_eus_available(struct doca_dpa *dpa, unsigned int *total_num_eus)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	CHECK_OUT(total_num_eus);
 	*total_num_eus = dpa->total_eus;
 	return DOCA_SUCCESS;
@@ -550,7 +616,10 @@ doca_error_t doca_dpa_get_total_num_eus_available(struct doca_dpa *dpa, unsigned
 
 doca_error_t doca_dpa_peek_at_last_error(const struct doca_dpa *dpa)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	return atomic_load(&dpa_base((struct doca_dpa *)dpa)->fatal) ? DOCA_ERROR_BAD_STATE : DOCA_SUCCESS;
 }
 
@@ -558,7 +627,10 @@ doca_error_t doca_dpa_peek_at_last_error(const struct doca_dpa *dpa)
 
 doca_error_t doca_dpa_get_flexio_process(struct doca_dpa *dpa, struct flexio_process **process)
 {
-	CHECK_DPA(dpa);
+	doca_error_t cr = dpa_check(dpa, __func__);
+
+	if (cr != DOCA_SUCCESS)
+		return cr;
 	CHECK_OUT(process);
 	if (dpa->state != DPA_STATE_STARTED) {
 		CORE_LOG_ERR("%s: DPA context %u is not started (call doca_dpa_start first)", __func__, dpa->id);

@@ -96,6 +96,16 @@ doca_error_t dpa_heap_init(struct dpa_heap *heap, size_t size)
 	return DOCA_SUCCESS;
 }
 
+void dpa_heap_usage(struct dpa_heap *heap, size_t *used, size_t *peak, size_t *nlive)
+{
+	/* Under the lock: other threads allocate and free concurrently (report, error logs). */
+	pthread_mutex_lock(&heap->lock);
+	*used = heap->used;
+	*peak = heap->peak;
+	*nlive = heap->nlive;
+	pthread_mutex_unlock(&heap->lock);
+}
+
 void dpa_heap_fini(struct dpa_heap *heap)
 {
 	if (heap->base == NULL)
@@ -235,10 +245,14 @@ DPA_INTERNAL doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t 
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	r = heap_alloc(&process->heap, size, dev_ptr);
-	if (r != DOCA_SUCCESS)
+	if (r != DOCA_SUCCESS) {
+		size_t used, peak, nlive;
+
+		dpa_heap_usage(&process->heap, &used, &peak, &nlive);
 		CORE_LOG_ERR("DPA heap of process %u exhausted: %zu bytes requested, %zu of %zu in use "
 			     "(FLOWDPA_DPA_HEAP_SIZE sets the size)",
-			     dpa_process_id(process), size, process->heap.used, process->heap.size);
+			     dpa_process_id(process), size, used, process->heap.size);
+	}
 	return r;
 }
 
@@ -316,10 +330,10 @@ DPA_INTERNAL doca_error_t dpa_heap_d2h(struct flexio_process *process, void *dst
 /* Common checks of the doca_dpa_mem_* family: a valid, started context. */
 static doca_error_t mem_ctx_check(struct doca_dpa *dpa, const char *func)
 {
-	if (!dpa_valid(dpa)) {
-		CORE_LOG_ERR("%s: dpa is %s", func, dpa == NULL ? "NULL" : "not a doca_dpa");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	doca_error_t r = dpa_check(dpa, func);
+
+	if (r != DOCA_SUCCESS)
+		return r;
 	if (dpa->state != DPA_STATE_STARTED) {
 		CORE_LOG_ERR("%s: DPA context %u is not started (call doca_dpa_start first)", func, dpa->id);
 		return DOCA_ERROR_BAD_STATE;
@@ -341,11 +355,9 @@ doca_error_t doca_dpa_mem_alloc(struct doca_dpa *dpa, size_t size, doca_dpa_dev_
 
 doca_error_t doca_dpa_mem_free(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dev_ptr)
 {
-	if (!dpa_valid(dpa)) {
-		CORE_LOG_ERR("%s: dpa is %s", __func__, dpa == NULL ? "NULL" : "not a doca_dpa");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return dpa_heap_free(&dpa_base(dpa)->process, dev_ptr);
+	doca_error_t r = dpa_check(dpa, __func__);
+
+	return r != DOCA_SUCCESS ? r : dpa_heap_free(&dpa_base(dpa)->process, dev_ptr);
 }
 
 doca_error_t doca_dpa_h2d_memcpy(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dst_ptr, void *src_ptr, size_t size)

@@ -41,6 +41,8 @@
 #define DPA_ENTRY_RPC 2u
 /* Bytes of packed arguments a launch or RPC carries inline (dpacc enforces it too). */
 #define DPA_ARGS_MAX 2048u
+/* Alignment of that buffer: an entry needing more is refused by doca_dpa_set_app. */
+#define DPA_ARGS_ALIGN_MAX 64u
 
 struct dpa_image_entry {
 	const char *name;
@@ -85,6 +87,8 @@ struct dpa_heap {
 
 doca_error_t dpa_heap_init(struct dpa_heap *heap, size_t size);
 void dpa_heap_fini(struct dpa_heap *heap);
+/* Bytes in use, the peak, and live allocations, read under the heap lock. */
+void dpa_heap_usage(struct dpa_heap *heap, size_t *used, size_t *peak, size_t *nlive);
 
 /* ------------------------------------------------------------ process and context */
 
@@ -113,7 +117,7 @@ struct dpa_launch {
 	atomic_uint remaining; /* instances still running */
 	atomic_bool faulted;
 	uint64_t submit_us;
-	_Alignas(64) unsigned char args[DPA_ARGS_MAX];
+	_Alignas(DPA_ARGS_ALIGN_MAX) unsigned char args[DPA_ARGS_MAX];
 };
 
 enum dpa_state {
@@ -133,7 +137,6 @@ struct doca_dpa {
 	const struct core_dev_caps *caps;
 	enum dpa_state state;
 	const struct doca_dpa_app *app;
-	size_t app_args_max;
 	doca_dpa_dev_log_level_t log_level;
 	char log_path[CORE_PATH_MAX];
 	FILE *log_file; /* opened at start when log_path is set */
@@ -189,6 +192,9 @@ struct dpa_exec {
 	volatile sig_atomic_t armed;
 	volatile int sig;
 	void *volatile fault_addr;
+	/* The handle-table slot a device API call holds (dpa_htab_get); released by
+	 * dpa_exec_run when the instance ends inside that call (a fault, a fatal error). */
+	atomic_uint *volatile held_users;
 	char fatal_msg[160];
 };
 
@@ -198,10 +204,14 @@ extern __thread struct dpa_exec *dpa_exec_current __attribute__((tls_model("init
 enum dpa_end dpa_exec_run(struct dpa_exec *exec, const void *args, uint64_t *result);
 /* Record a fault/fatal end of an instance on its context and log it (once per context). */
 void dpa_exec_report_end(struct dpa_exec *exec, enum dpa_end end);
-/* Install the crash-signal handler (once per process; chains to the previous one). */
+/*
+ * Install the crash-signal handler, chaining to the previous one (dpa_signal.c). Called
+ * by doca_dpa_create only, never on the launch/RPC path: it re-installs the handler if
+ * another one replaced it since (a test framework, the application).
+ */
 void dpa_signals_install(void);
-/* Re-install it if a later handler replaced it (cheap check; before device code runs). */
-void dpa_signals_ensure(void);
+/* Give the calling thread an alternate signal stack if it has none (RPC callers; once per thread). */
+void dpa_thread_altstack(void);
 
 /* Launch machinery (dpa_launch.c), used by start/stop/destroy in dpa_ctx.c. */
 doca_error_t dpa_exec_start(struct doca_dpa *dpa);
@@ -218,6 +228,13 @@ static inline bool dpa_valid(const struct doca_dpa *dpa)
 {
 	return dpa != NULL && dpa->magic == DPA_MAGIC;
 }
+
+/* INVALID_VALUE with one log line naming func when dpa is NULL or not a context. */
+doca_error_t dpa_check(const struct doca_dpa *dpa, const char *func);
+/* DOCA_SUCCESS if devinfo's device has a DPA, NOT_SUPPORTED if not, INVALID_VALUE (logged) if no devinfo. */
+doca_error_t dpa_devinfo_check(const struct doca_devinfo *devinfo, const char *func);
+/* Dispatcher and set_addr waits re-check this often: plain stores to user memory wake nobody. */
+#define DPA_DISPATCH_POLL_US 1000u
 
 /* The context that runs things for dpa: itself, or the base of an extended context. */
 static inline struct doca_dpa *dpa_base(struct doca_dpa *dpa)
@@ -238,7 +255,45 @@ void dpa_wait_seq(uint32_t snap, uint64_t timeout_us);
 bool dpa_sync_event_usable(const struct doca_sync_event *event);
 uint64_t dpa_sync_event_value(const struct doca_sync_event *event);
 void dpa_sync_event_complete(struct doca_sync_event *event, bool add, uint64_t value);
-const char *dpa_sync_event_name(const struct doca_sync_event *event, char *buf, size_t len);
+/*
+ * A launch names the event as wait or completion event: destroy refuses it (IN_USE)
+ * until the launch drops it (wait: when it starts or is cancelled; completion: after
+ * signalling, or when cancelled or faulted). NULL is accepted and ignored.
+ */
+void dpa_sync_event_launch_ref(struct doca_sync_event *event);
+void dpa_sync_event_launch_unref(struct doca_sync_event *event);
+/* Signal a launch's completion event (as dpa_sync_event_complete) and drop its reference. */
+void dpa_sync_event_launch_signal(struct doca_sync_event *event, bool add, uint64_t value);
+
+/* ------------------------------------------------------------ handle tables (dpa_handle.c) */
+
+struct dpa_htab {
+	uint64_t tag; /* top byte of every handle of this table */
+	uint32_t nslots;
+	pthread_mutex_t lock; /* publish/unpublish */
+	uint32_t next;	      /* under lock: where the next free-slot search starts */
+	_Atomic(void *) *slots;
+	atomic_uint *users; /* lookups holding the slot */
+	atomic_uint *gen;
+};
+
+/* A table of n slots in static storage (lookups may race with unpublish: never freed). */
+#define DPA_HTAB_DEFINE(name, tag_value, n)                                                   \
+	static _Atomic(void *) name##_slots[n];                                                \
+	static atomic_uint name##_users[n];                                                    \
+	static atomic_uint name##_gen[n];                                                      \
+	static struct dpa_htab name = {(tag_value), (n), PTHREAD_MUTEX_INITIALIZER, 0, name##_slots, \
+				       name##_users, name##_gen}
+
+/* Put obj in a free slot; false when the table is full. */
+bool dpa_htab_publish(struct dpa_htab *tab, void *obj, uint32_t *slot, uint64_t *handle);
+/* Make the slot's handles stale, then wait up to timeout_ms for lookups to end (false: some remain). */
+bool dpa_htab_unpublish(struct dpa_htab *tab, uint32_t slot, unsigned int timeout_ms);
+/* Undo an unpublish that timed out: obj and its handles are valid again. */
+void dpa_htab_republish(struct dpa_htab *tab, uint32_t slot, void *obj);
+/* The object behind handle, counted as used until dpa_htab_put; NULL if stale or forged. */
+void *dpa_htab_get(struct dpa_htab *tab, uint64_t handle, uint32_t *slot);
+void dpa_htab_put(struct dpa_htab *tab, uint32_t slot);
 
 /* True in device code whose context is being destroyed (see dpa_dev_check_cancel). */
 bool dpa_dev_cancelled(void);

@@ -9,7 +9,8 @@
  * so the launch path allocates nothing. If its wait event is satisfied and enough DPA
  * threads are idle, the launching thread hands the instances out itself; otherwise the
  * record is queued and the context's dispatcher thread starts it later, in submission
- * order, when the event and the threads allow.
+ * order, when the event and the threads allow. The crash-signal handler lives in
+ * dpa_signal.c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,9 +25,7 @@ DOCA_LOG_REGISTER(DPA::LAUNCH);
 #define DPA_NARGS_UNKNOWN UINT32_MAX
 /* Host threads that run DPA threads: their stack and the alternate signal stack. */
 #define DPA_WORKER_STACK (2u << 20)
-/* Dispatcher re-check period while launches wait (covers set_addr events updated by plain stores). */
-#define DPA_DISPATCH_POLL_US 1000u
-/* Extra wait after asking device waits to give up, before abandoning launches. */
+/* Extra wait after asking device waits to give up, before reporting launches still running. */
 #define DPA_CANCEL_WAIT_MS 500u
 
 __thread struct dpa_exec *dpa_exec_current __attribute__((tls_model("initial-exec")));
@@ -45,12 +44,6 @@ struct dpa_worker {
 	struct dpa_exec exec;
 };
 
-/* ------------------------------------------------------------ crash signals */
-
-static const int dpa_fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-static struct sigaction dpa_prev_action[NSIG];
-static pthread_once_t dpa_signals_once = PTHREAD_ONCE_INIT;
-
 static const char *signal_name(int sig)
 {
 	switch (sig) {
@@ -67,94 +60,6 @@ static const char *signal_name(int sig)
 	}
 }
 
-/*
- * On a thread running device code, end the instance; anywhere else, hand the signal to
- * whoever had it before us (core's trace flush, a sanitizer, the application), or let
- * the default action happen.
- */
-static void dpa_fault_handler(int sig, siginfo_t *info, void *uctx)
-{
-	struct dpa_exec *x = dpa_exec_current;
-
-	if (x != NULL && x->armed) {
-		x->armed = 0;
-		x->sig = sig;
-		x->fault_addr = info ? info->si_addr : NULL;
-		siglongjmp(x->jmp, DPA_END_FAULT);
-	}
-	const struct sigaction *prev = &dpa_prev_action[sig];
-
-	if ((prev->sa_flags & SA_SIGINFO) && prev->sa_sigaction != NULL) {
-		prev->sa_sigaction(sig, info, uctx);
-		return;
-	}
-	if (!(prev->sa_flags & SA_SIGINFO) && prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
-		prev->sa_handler(sig);
-		return;
-	}
-	/* Default action: restore it; a hardware fault re-executes and terminates with the
-	 * right signal, a sent signal is raised again. */
-	struct sigaction dfl;
-
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigemptyset(&dfl.sa_mask);
-	sigaction(sig, &dfl, NULL);
-	if (info == NULL || info->si_code <= 0)
-		raise(sig);
-}
-
-/* Install our handler for every fault signal, keeping what was there to chain to. */
-static void dpa_signals_take(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = dpa_fault_handler;
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(dpa_fault_signals) / sizeof(dpa_fault_signals[0]); i++) {
-		int sig = dpa_fault_signals[i];
-		struct sigaction cur;
-
-		if (sigaction(sig, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == dpa_fault_handler)
-			continue;
-		if (sigaction(sig, &sa, &dpa_prev_action[sig]) != 0)
-			CORE_LOG_WARN("cannot install the DPA fault handler for %s: %s; a faulting kernel will "
-				      "terminate the program",
-				      signal_name(sig), strerror(errno));
-	}
-}
-
-static void dpa_signals_install_once(void)
-{
-	dpa_signals_take();
-}
-
-void dpa_signals_install(void)
-{
-	pthread_once(&dpa_signals_once, dpa_signals_install_once);
-}
-
-/*
- * Someone (a test framework, the application) may install a SIGSEGV handler after us;
- * device code must still be caught. Checked before device code runs: one sigaction
- * query, and a re-install (chaining to the newcomer) only when ours was replaced.
- */
-void dpa_signals_ensure(void)
-{
-	struct sigaction cur;
-	static pthread_mutex_t take_lock = PTHREAD_MUTEX_INITIALIZER;
-
-	if (sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == dpa_fault_handler)
-		return;
-	pthread_mutex_lock(&take_lock);
-	CORE_LOG_DBG("another SIGSEGV handler replaced the DPA fault handler; re-installing it, chaining to the "
-		     "other one for faults outside device code");
-	dpa_signals_take();
-	pthread_mutex_unlock(&take_lock);
-}
-
 /* ------------------------------------------------------------ running one instance */
 
 enum dpa_end dpa_exec_run(struct dpa_exec *exec, const void *args, uint64_t *result)
@@ -165,13 +70,30 @@ enum dpa_end dpa_exec_run(struct dpa_exec *exec, const void *args, uint64_t *res
 	exec->sig = 0;
 	exec->fault_addr = NULL;
 	exec->fatal_msg[0] = '\0';
+	exec->held_users = NULL;
 	dpa_exec_current = exec;
-	end = sigsetjmp(exec->jmp, 1);
+	/* No mask saved: that would be a sigprocmask syscall per launch and RPC. */
+	end = sigsetjmp(exec->jmp, 0);
 	if (end == 0) {
 		exec->armed = 1;
 		*result = exec->entry->invoke(args);
 	}
 	exec->armed = 0;
+	if (end == DPA_END_FAULT) {
+		/* We left the handler by siglongjmp, so the signal is still blocked here. */
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, exec->sig);
+		pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	}
+	if (exec->held_users != NULL) {
+		/* Ended inside a device API call that held a handle slot: release it, or
+		 * destroying that event would wait for a call that will never return. */
+		atomic_fetch_sub(exec->held_users, 1);
+		exec->held_users = NULL;
+		dpa_wake_all();
+	}
 	dpa_exec_current = prev;
 	return (enum dpa_end)end;
 }
@@ -209,10 +131,14 @@ static void trace_instance(struct doca_dpa *dpa, const struct dpa_exec *x, uint6
 
 /* ------------------------------------------------------------ DPA threads */
 
-/* All instances returned: release the record, then signal (the event is the last touch). */
+/*
+ * All instances returned: release the record, then signal and drop the completion
+ * event (the event is the last touch: once dropped, it may be destroyed).
+ */
 static void launch_complete(struct doca_dpa *dpa, struct dpa_launch *l)
 {
-	struct doca_sync_event *comp = atomic_load(&l->faulted) ? NULL : l->comp_event;
+	struct doca_sync_event *comp = l->comp_event;
+	bool signal = !atomic_load(&l->faulted);
 	uint64_t count = l->comp_count;
 	bool add = l->add;
 
@@ -221,10 +147,12 @@ static void launch_complete(struct doca_dpa *dpa, struct dpa_launch *l)
 	dpa->free_launches = l;
 	dpa->inflight--;
 	pthread_mutex_unlock(&dpa->lock);
-	if (comp)
-		dpa_sync_event_complete(comp, add, count);
-	else
-		dpa_wake_all();
+	if (comp && signal) {
+		dpa_sync_event_launch_signal(comp, add, count); /* wakes waiters */
+	} else {
+		dpa_sync_event_launch_unref(comp);
+		dpa_wake_all(); /* stop/destroy may wait for inflight to drop */
+	}
 }
 
 static void *worker_main(void *arg)
@@ -341,6 +269,9 @@ static bool launch_try_start(struct doca_dpa *dpa, struct dpa_launch *l, struct 
 	if (dpa->nidle < l->num_threads)
 		return false;
 	atomic_store(&l->remaining, l->num_threads);
+	/* Started: the wait event is not read again, so it may be destroyed now. */
+	dpa_sync_event_launch_unref(l->wait_event);
+	l->wait_event = NULL;
 	for (unsigned int rank = 0; rank < l->num_threads; rank++) {
 		struct dpa_worker *w = dpa->idle;
 
@@ -374,6 +305,8 @@ static void pending_cancel(struct doca_dpa *dpa)
 		CORE_LOG_ERR("DPA context %u destroyed: launch of kernel %s (%u threads) cancelled, it was still "
 			     "waiting for its wait event to reach %" PRIu64,
 			     dpa->id, l->entry->name, l->num_threads, l->wait_threshold);
+		dpa_sync_event_launch_unref(l->wait_event);
+		dpa_sync_event_launch_unref(l->comp_event);
 		l->next = dpa->free_launches;
 		dpa->free_launches = l;
 		dpa->inflight--;
@@ -450,7 +383,6 @@ static void *dispatcher_main(void *arg)
 
 doca_error_t dpa_exec_start(struct doca_dpa *dpa)
 {
-	dpa->app_args_max = 0;
 	if (dpa->launch_pool == NULL) {
 		dpa->launch_pool = calloc(DPA_LAUNCH_POOL, sizeof(*dpa->launch_pool));
 		dpa->workers = calloc(dpa->total_eus ? dpa->total_eus : 1, sizeof(*dpa->workers));
@@ -512,8 +444,12 @@ bool dpa_exec_stop(struct doca_dpa *dpa, unsigned int timeout_ms)
 		/* Device waits and queued launches give up; kernels spinning in their own code cannot. */
 		atomic_store(&dpa->cancel, true);
 		dpa_wake_all();
-		if (!wait_idle(dpa, DPA_CANCEL_WAIT_MS))
+		if (!wait_idle(dpa, DPA_CANCEL_WAIT_MS)) {
+			/* The context stays started and usable (the caller reports TIME_OUT):
+			 * later device waits must not end at once. */
+			atomic_store(&dpa->cancel, false);
 			return false;
+		}
 	}
 	pthread_mutex_lock(&dpa->lock);
 	dpa->stopping = true;
@@ -559,10 +495,10 @@ const struct dpa_image_entry *dpa_find_entry(const struct doca_dpa *dpa, doca_dp
 static doca_error_t entry_check(struct doca_dpa *dpa, doca_dpa_func_t *func, uint32_t kind, unsigned int nargs,
 				const struct dpa_image_entry **entry, const char *api)
 {
-	if (!dpa_valid(dpa)) {
-		CORE_LOG_ERR("%s: dpa is %s", api, dpa == NULL ? "NULL" : "not a doca_dpa");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	doca_error_t r = dpa_check(dpa, api);
+
+	if (r != DOCA_SUCCESS)
+		return r;
 	dpa = dpa_base(dpa); /* an extended context runs on its base */
 	if (dpa->state != DPA_STATE_STARTED) {
 		CORE_LOG_ERR("%s: DPA context %u is not started (set an app and call doca_dpa_start first)", api,
@@ -594,8 +530,11 @@ static doca_error_t entry_check(struct doca_dpa *dpa, doca_dpa_func_t *func, uin
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (nargs != DPA_NARGS_UNKNOWN && nargs != e->nparams) {
-		CORE_LOG_ERR("%s: %s %s declares %u parameter(s) but %u argument(s) were passed", api,
-			     kind == DPA_ENTRY_RPC ? "RPC" : "kernel", e->name, e->nparams, nargs);
+		/* The counting macros see each top-level comma: a compound literal such as
+		 * (struct pair){5, 6} counts as two arguments unless parenthesised. */
+		CORE_LOG_ERR("%s: %s %s declares %u parameter(s) but %u argument(s) were passed%s", api,
+			     kind == DPA_ENTRY_RPC ? "RPC" : "kernel", e->name, e->nparams, nargs,
+			     nargs > e->nparams ? " (parenthesise compound-literal arguments: ((struct s){a, b}))" : "");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*entry = e;
@@ -627,7 +566,6 @@ static doca_error_t launch_va(bool add, unsigned int nargs, struct doca_dpa *dpa
 			     wait_event && !dpa_sync_event_usable(wait_event) ? "wait" : "completion");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	dpa_signals_ensure();
 	pthread_mutex_lock(&dpa->lock);
 	struct dpa_launch *l = dpa->free_launches;
 
@@ -646,6 +584,9 @@ static doca_error_t launch_va(bool add, unsigned int nargs, struct doca_dpa *dpa
 	l->comp_count = comp_count;
 	l->num_threads = num_threads;
 	l->add = add;
+	/* Held until the launch no longer needs them: destroying them meanwhile is IN_USE. */
+	dpa_sync_event_launch_ref(wait_event);
+	dpa_sync_event_launch_ref(comp_event);
 	atomic_store(&l->faulted, false);
 	e->pack(l->args, ap); /* arguments captured now, with their declared types */
 	dpa->inflight++;
@@ -721,12 +662,12 @@ static doca_error_t rpc_va(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_fu
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	/* On the stack: an RPC allocates nothing. */
-	_Alignas(64) unsigned char args[DPA_ARGS_MAX];
+	_Alignas(DPA_ARGS_ALIGN_MAX) unsigned char args[DPA_ARGS_MAX];
 	struct dpa_exec x = {.dpa = dpa, .entry = e, .rank = 0, .num_threads = 1};
 	uint64_t t0 = core_trace_enabled() ? dpa_now_us() : 0, ret = 0;
 
 	e->pack(args, ap);
-	dpa_signals_ensure();
+	dpa_thread_altstack(); /* a stack overflow in the RPC is reported, not fatal */
 	enum dpa_end end = dpa_exec_run(&x, args, &ret);
 
 	atomic_fetch_add_explicit(&dpa->nr_rpcs, 1, memory_order_relaxed);

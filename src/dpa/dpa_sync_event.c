@@ -7,8 +7,10 @@
  * bumps: one mechanism serves host waits, device waits and the launch dispatcher, and an
  * update costs one atomic increment plus a wake only when someone sleeps.
  *
- * Device handles index a global slot table (tag | generation | slot), so a stale or
- * forged handle is detected and reported instead of being dereferenced.
+ * Device handles index a handle table (dpa_handle.c), so a stale or forged handle is
+ * detected and reported instead of being dereferenced. Launches that name an event hold
+ * it (launch_refs): destroying it under them is refused rather than freeing memory the
+ * dispatcher or a DPA thread is about to read or write.
  */
 #include <limits.h>
 #include <linux/futex.h>
@@ -27,31 +29,33 @@ DOCA_LOG_REGISTER(DPA::SYNC_EVENT);
 
 #define SE_MAGIC 0x73796e635f657674ULL /* "sync_evt" */
 #define SE_HANDLE_TAG 0x5e00000000000000ULL
-#define SE_HANDLE_TAG_MASK 0xff00000000000000ULL
 #define SE_SLOTS 65536u
+/* How long destroy waits for device calls using the event (they leave at once normally). */
+#define SE_DESTROY_WAIT_MS 2000u
 #define SE_MAX_DPAS 8u
 #define SE_SPIN 2000
 
 struct doca_sync_event {
 	uint64_t magic;
 	uint32_t id;
-	bool started;
+	atomic_bool started; /* read by device threads while the host may stop the event */
 	bool pub_cpu, sub_cpu, pub_dpa, sub_dpa;
 	_Atomic uint64_t own_value;
 	_Atomic uint64_t *value; /* &own_value or the set_addr memory */
 	struct doca_dpa *dpas[SE_MAX_DPAS];
 	unsigned int ndpas;
 	bool has_slot;
-	uint32_t slot, gen;
-	atomic_bool destroyed; /* device waiters give up */
+	uint32_t slot;
+	uint64_t handle;
+	atomic_bool destroyed;	/* device waiters give up */
+	/* Launches naming it as wait or completion event (low 32 bits), and how many of
+	 * those are signalling it right now (high 32 bits): one word, so that destroy sees
+	 * both in one load. */
+	_Atomic uint64_t launch_refs;
 };
 
-static _Atomic(struct doca_sync_event *) se_slots[SE_SLOTS];
-static uint32_t se_slot_gen[SE_SLOTS]; /* under se_lock */
-/* Device calls using the event in a slot; destroy waits for 0 (static: never freed). */
-static atomic_uint se_slot_users[SE_SLOTS];
-static pthread_mutex_t se_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint32_t se_next_slot;
+DPA_HTAB_DEFINE(se_htab, SE_HANDLE_TAG, SE_SLOTS);
+static pthread_mutex_t se_export_lock = PTHREAD_MUTEX_INITIALIZER; /* first get_dpa_handle of an event */
 static atomic_uint se_next_id;
 
 /* ------------------------------------------------------------ wake-up sequence */
@@ -111,11 +115,13 @@ static doca_error_t se_check(const struct doca_sync_event *event, const char *fu
 		CORE_LOG_ERR("%s: event is %s", func, event == NULL ? "NULL" : "not a doca_sync_event");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (need_started && !event->started) {
+	bool started = atomic_load(&event->started);
+
+	if (need_started && !started) {
 		CORE_LOG_ERR("%s: sync event %u is not started (call doca_sync_event_start first)", func, event->id);
 		return DOCA_ERROR_BAD_STATE;
 	}
-	if (!need_started && event->started) {
+	if (!need_started && started) {
 		CORE_LOG_ERR("%s: sync event %u is started; configure it before doca_sync_event_start", func,
 			     event->id);
 		return DOCA_ERROR_BAD_STATE;
@@ -125,7 +131,7 @@ static doca_error_t se_check(const struct doca_sync_event *event, const char *fu
 
 bool dpa_sync_event_usable(const struct doca_sync_event *event)
 {
-	return se_valid(event) && event->started;
+	return se_valid(event) && atomic_load(&event->started);
 }
 
 uint64_t dpa_sync_event_value(const struct doca_sync_event *event)
@@ -142,10 +148,29 @@ void dpa_sync_event_complete(struct doca_sync_event *event, bool add, uint64_t v
 	dpa_wake_all();
 }
 
-const char *dpa_sync_event_name(const struct doca_sync_event *event, char *buf, size_t len)
+#define SE_REF_SIGNALLING (1ull << 32)
+#define SE_REF_MASK 0xffffffffull
+
+void dpa_sync_event_launch_ref(struct doca_sync_event *event)
 {
-	snprintf(buf, len, "sync event %u", event ? event->id : 0);
-	return buf;
+	if (event)
+		atomic_fetch_add(&event->launch_refs, 1);
+}
+
+void dpa_sync_event_launch_unref(struct doca_sync_event *event)
+{
+	if (event)
+		atomic_fetch_sub(&event->launch_refs, 1);
+}
+
+void dpa_sync_event_launch_signal(struct doca_sync_event *event, bool add, uint64_t value)
+{
+	/* A host waiting for this value destroys the event as soon as it sees it: marked
+	 * as signalling first, so that destroy waits for the drop below instead of
+	 * refusing, and the drop (ref and mark in one operation) is the last touch. */
+	atomic_fetch_add(&event->launch_refs, SE_REF_SIGNALLING);
+	dpa_sync_event_complete(event, add, value);
+	atomic_fetch_sub(&event->launch_refs, SE_REF_SIGNALLING + 1);
 }
 
 /* ------------------------------------------------------------ lifecycle */
@@ -176,22 +201,34 @@ doca_error_t doca_sync_event_destroy(struct doca_sync_event *event)
 		CORE_LOG_ERR("%s: event is %s", __func__, event == NULL ? "NULL" : "not a doca_sync_event");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	uint64_t w = atomic_load(&event->launch_refs);
+
+	/* Refs that are all signalling end within a few instructions: wait for those. */
+	while ((w & SE_REF_MASK) != 0 && (w & SE_REF_MASK) <= (w >> 32)) {
+		sched_yield();
+		w = atomic_load(&event->launch_refs);
+	}
+	unsigned int refs = (unsigned int)(w & SE_REF_MASK);
+
+	if (refs) {
+		/* The dispatcher reads a wait event, a DPA thread writes a completion event. */
+		CORE_LOG_ERR("%s: sync event %u is the wait or completion event of %u kernel launch(es) not yet "
+			     "complete; wait for them (or destroy the DPA context) first",
+			     __func__, event->id, refs);
+		return DOCA_ERROR_IN_USE;
+	}
 	if (event->has_slot) {
 		/* Unpublish, then let device calls still using the event (a kernel blocked in
 		 * wait_gt on it) see `destroyed` and leave before the memory goes. */
-		atomic_store(&se_slots[event->slot], NULL);
 		atomic_store(&event->destroyed, true);
-		dpa_wake_all();
-		while (atomic_load(&se_slot_users[event->slot]) != 0) {
-			uint32_t snap = dpa_wait_snapshot();
-
-			if (atomic_load(&se_slot_users[event->slot]) == 0)
-				break;
-			dpa_wait_seq(snap, 1000);
+		if (!dpa_htab_unpublish(&se_htab, event->slot, SE_DESTROY_WAIT_MS)) {
+			atomic_store(&event->destroyed, false);
+			dpa_htab_republish(&se_htab, event->slot, event);
+			CORE_LOG_ERR("%s: sync event %u is still used by a device call after %u ms; not destroyed "
+				     "(try again later)",
+				     __func__, event->id, SE_DESTROY_WAIT_MS);
+			return DOCA_ERROR_TIME_OUT;
 		}
-		pthread_mutex_lock(&se_lock);
-		se_slot_gen[event->slot]++;
-		pthread_mutex_unlock(&se_lock);
 	}
 	for (unsigned int i = 0; i < event->ndpas; i++)
 		atomic_fetch_sub(&event->dpas[i]->users, 1);
@@ -224,10 +261,9 @@ static doca_error_t se_add_dpa(struct doca_sync_event *event, struct doca_dpa *d
 
 	if (r != DOCA_SUCCESS)
 		return r;
-	if (!dpa_valid(dpa)) {
-		CORE_LOG_ERR("%s: dpa is %s", func, dpa == NULL ? "NULL" : "not a doca_dpa");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	r = dpa_check(dpa, func);
+	if (r != DOCA_SUCCESS)
+		return r;
 	bool known = false;
 
 	for (unsigned int i = 0; i < event->ndpas; i++)
@@ -297,7 +333,7 @@ doca_error_t doca_sync_event_start(struct doca_sync_event *event)
 
 	if (r != DOCA_SUCCESS)
 		return r;
-	event->started = true;
+	atomic_store(&event->started, true);
 	CORE_LOG_TRC("sync event %u started", event->id);
 	return DOCA_SUCCESS;
 }
@@ -308,7 +344,7 @@ doca_error_t doca_sync_event_stop(struct doca_sync_event *event)
 
 	if (r != DOCA_SUCCESS)
 		return r;
-	event->started = false;
+	atomic_store(&event->started, false);
 	return DOCA_SUCCESS;
 }
 
@@ -366,7 +402,9 @@ enum se_wait_end { SE_WAIT_DONE, SE_WAIT_CANCEL, SE_WAIT_DESTROYED };
 
 /*
  * Blocks without allocating: spin, then sleep on the wake-up sequence (or yield). A
- * device wait also ends when its context is being destroyed or the event is.
+ * device wait also ends when its context is being destroyed or the event is. An event
+ * whose value lives at a set_addr address may change by a plain store that wakes nobody,
+ * so its sleeps are bounded by the dispatcher's poll period.
  */
 static enum se_wait_end se_wait(const struct doca_sync_event *event, enum se_cmp cmp, uint64_t value, uint64_t mask,
 				bool yield, bool device)
@@ -376,6 +414,8 @@ static enum se_wait_end se_wait(const struct doca_sync_event *event, enum se_cmp
 			return SE_WAIT_DONE;
 		cpu_relax();
 	}
+	uint64_t sleep_us = event->value == &event->own_value ? 0 : DPA_DISPATCH_POLL_US;
+
 	for (;;) {
 		if (device && atomic_load(&event->destroyed))
 			return SE_WAIT_DESTROYED;
@@ -390,7 +430,7 @@ static enum se_wait_end se_wait(const struct doca_sync_event *event, enum se_cmp
 		if (yield)
 			sched_yield();
 		else
-			dpa_wait_seq(snap, 0);
+			dpa_wait_seq(snap, sleep_us);
 	}
 }
 
@@ -439,13 +479,7 @@ doca_error_t doca_sync_event_wait_neq_yield(struct doca_sync_event *event, uint6
 
 doca_error_t doca_sync_event_cap_is_export_to_dpa_supported(const struct doca_devinfo *devinfo)
 {
-	const struct core_dev_caps *caps = core_devinfo_caps(devinfo);
-
-	if (caps == NULL) {
-		CORE_LOG_ERR("%s: devinfo is %s", __func__, devinfo == NULL ? "NULL" : "not a doca_devinfo");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return caps->has_dpa ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
+	return dpa_devinfo_check(devinfo, __func__);
 }
 
 doca_error_t doca_sync_event_get_dpa_handle(struct doca_sync_event *event, struct doca_dpa *dpa,
@@ -455,13 +489,13 @@ doca_error_t doca_sync_event_get_dpa_handle(struct doca_sync_event *event, struc
 
 	if (r != DOCA_SUCCESS)
 		return r;
-	if (!dpa_valid(dpa) || dpa_dev_se_handle == NULL) {
-		CORE_LOG_ERR("%s: %s", __func__,
-			     dpa_dev_se_handle == NULL ? "dpa_dev_se_handle is NULL"
-			     : dpa == NULL	       ? "dpa is NULL"
-						       : "dpa is not a doca_dpa");
+	if (dpa_dev_se_handle == NULL) {
+		CORE_LOG_ERR("%s: dpa_dev_se_handle is NULL", __func__);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	r = dpa_check(dpa, __func__);
+	if (r != DOCA_SUCCESS)
+		return r;
 	bool named = false;
 
 	for (unsigned int i = 0; i < event->ndpas; i++)
@@ -472,27 +506,17 @@ doca_error_t doca_sync_event_get_dpa_handle(struct doca_sync_event *event, struc
 			     __func__, event->id, dpa->id);
 		return DOCA_ERROR_BAD_STATE;
 	}
-	if (!event->has_slot) {
-		pthread_mutex_lock(&se_lock);
-		for (uint32_t n = 0; n < SE_SLOTS; n++) {
-			uint32_t s = (se_next_slot + n) % SE_SLOTS;
+	pthread_mutex_lock(&se_export_lock);
+	if (!event->has_slot)
+		event->has_slot = dpa_htab_publish(&se_htab, event, &event->slot, &event->handle);
+	bool exported = event->has_slot;
 
-			if (atomic_load(&se_slots[s]) == NULL) {
-				event->slot = s;
-				event->gen = se_slot_gen[s] & 0xffffffu;
-				atomic_store(&se_slots[s], event);
-				event->has_slot = true;
-				se_next_slot = s + 1;
-				break;
-			}
-		}
-		pthread_mutex_unlock(&se_lock);
-		if (!event->has_slot) {
-			CORE_LOG_ERR("%s: %u sync events already exported to the DPA", __func__, SE_SLOTS);
-			return DOCA_ERROR_FULL;
-		}
+	pthread_mutex_unlock(&se_export_lock);
+	if (!exported) {
+		CORE_LOG_ERR("%s: %u sync events already exported to the DPA", __func__, SE_SLOTS);
+		return DOCA_ERROR_FULL;
 	}
-	*dpa_dev_se_handle = SE_HANDLE_TAG | ((uint64_t)event->gen << 24) | event->slot;
+	*dpa_dev_se_handle = event->handle;
 	return DOCA_SUCCESS;
 }
 
@@ -548,18 +572,12 @@ doca_error_t doca_sync_event_remote_net_destroy(struct doca_sync_event_remote_ne
  */
 static struct doca_sync_event *se_get(doca_dpa_dev_sync_event_t h, const char *func)
 {
-	uint32_t slot = (uint32_t)(h & 0xffffffu);
-	uint32_t gen = (uint32_t)((h >> 24) & 0xffffffu);
-	struct doca_sync_event *e = NULL;
+	uint32_t slot;
+	struct doca_sync_event *e = dpa_htab_get(&se_htab, h, &slot);
 
-	if ((h & SE_HANDLE_TAG_MASK) == SE_HANDLE_TAG && slot < SE_SLOTS) {
-		atomic_fetch_add(&se_slot_users[slot], 1);
-		e = atomic_load(&se_slots[slot]);
-		if (e == NULL || e->gen != gen || !e->started) {
-			atomic_fetch_sub(&se_slot_users[slot], 1);
-			dpa_wake_all();
-			e = NULL;
-		}
+	if (e != NULL && !atomic_load(&e->started)) {
+		dpa_htab_put(&se_htab, slot);
+		e = NULL;
 	}
 	if (e == NULL)
 		dpa_dev_fatal("%s: 0x%" PRIx64 " is not the handle of a started sync event "
@@ -570,13 +588,8 @@ static struct doca_sync_event *se_get(doca_dpa_dev_sync_event_t h, const char *f
 
 static void se_put(struct doca_sync_event *e)
 {
-	/* Read before the release: once the count drops, destroy may free e. */
-	uint32_t slot = e->slot;
-	bool destroyed = atomic_load(&e->destroyed);
-
-	atomic_fetch_sub(&se_slot_users[slot], 1);
-	if (destroyed)
-		dpa_wake_all();
+	/* e->slot is read before the release: once the count drops, destroy may free e. */
+	dpa_htab_put(&se_htab, e->slot);
 }
 
 void doca_dpa_dev_sync_event_get(doca_dpa_dev_sync_event_t dpa_dev_se_handle, uint64_t *value)
@@ -585,9 +598,13 @@ void doca_dpa_dev_sync_event_get(doca_dpa_dev_sync_event_t dpa_dev_se_handle, ui
 
 	if (e == NULL)
 		return;
-	if (value)
-		*value = atomic_load_explicit(e->value, memory_order_acquire);
+	uint64_t v = atomic_load_explicit(e->value, memory_order_acquire);
+
+	/* The caller's pointer is written only after the slot is released: a fault there
+	 * must not happen while the event is held. */
 	se_put(e);
+	if (value)
+		*value = v;
 }
 
 void doca_dpa_dev_sync_event_update_add(doca_dpa_dev_sync_event_t dpa_dev_se_handle, uint64_t value)

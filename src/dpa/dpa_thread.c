@@ -5,8 +5,8 @@
  * Each started DPA thread has a host thread of its own that sleeps until the thread is
  * runnable and triggered, then runs func(arg) once from its first line (a run may spin
  * for as long as it likes, as ping_pong's do). Triggers that arrive during a run cause
- * one more run. Notification handles index a global slot table, as sync events do, so
- * a stale or forged handle is reported, never dereferenced.
+ * one more run. Notification handles index a handle table (dpa_handle.c), as sync
+ * events do, so a stale or forged handle is reported, never dereferenced.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,9 +23,10 @@ DOCA_LOG_REGISTER(DPA::THREAD);
 #define THREAD_MAGIC 0x6470617468726431ULL /* "dpathrd1" */
 #define NOTIFY_MAGIC 0x6e6f74696679636fULL /* "notifyco" */
 #define NOTIFY_TAG 0x7c00000000000000ULL
-#define NOTIFY_TAG_MASK 0xff00000000000000ULL
 #define NOTIFY_SLOTS 4096u
-/* How long destroy/stop wait for a run in progress before abandoning the host thread. */
+/* A device notify holds its slot for a few instructions; this only bounds a pathology. */
+#define NOTIFY_UNPUBLISH_WAIT_MS 2000u
+/* How long destroy/stop wait for a run in progress before returning TIME_OUT. */
 #define THREAD_STOP_WAIT_MS 2000u
 
 struct doca_dpa_eu_affinity {
@@ -66,13 +67,11 @@ struct doca_dpa_notification_completion {
 	struct doca_dpa_thread *thread;
 	bool started;
 	bool has_slot;
-	uint32_t slot, gen;
+	uint32_t slot;
+	uint64_t handle;
 };
 
-static _Atomic(struct doca_dpa_notification_completion *) notify_slots[NOTIFY_SLOTS];
-static atomic_uint notify_slot_users[NOTIFY_SLOTS]; /* device notifies in progress */
-static uint32_t notify_slot_gen[NOTIFY_SLOTS];	    /* under notify_lock */
-static pthread_mutex_t notify_lock = PTHREAD_MUTEX_INITIALIZER;
+DPA_HTAB_DEFINE(notify_htab, NOTIFY_TAG, NOTIFY_SLOTS);
 static atomic_uint next_thread_id;
 
 #define CHECK_NULL(ptr)                                                     \
@@ -96,10 +95,10 @@ static atomic_uint next_thread_id;
 doca_error_t doca_dpa_eu_affinity_create(struct doca_dpa *dpa, struct doca_dpa_eu_affinity **affinity)
 {
 	CHECK_NULL(affinity);
-	if (!dpa_valid(dpa)) {
-		CORE_LOG_ERR("%s: dpa is %s", __func__, dpa == NULL ? "NULL" : "not a doca_dpa");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	doca_error_t r = dpa_check(dpa, __func__);
+
+	if (r != DOCA_SUCCESS)
+		return r;
 	dpa = dpa_base(dpa); /* an extended context's threads run on its base */
 	struct doca_dpa_eu_affinity *a = calloc(1, sizeof(*a));
 
@@ -176,7 +175,7 @@ static void *thread_main(void *arg)
 	struct doca_dpa *dpa = t->dpa;
 	stack_t ss = {.ss_sp = t->altstack, .ss_size = DPA_ALTSTACK_SIZE, .ss_flags = 0};
 	/* Arguments are packed once: func and arg cannot change while started. */
-	_Alignas(64) unsigned char args[DPA_ARGS_MAX];
+	_Alignas(DPA_ARGS_ALIGN_MAX) unsigned char args[DPA_ARGS_MAX];
 
 	sigaltstack(&ss, NULL);
 	if (core_trace_enabled()) {
@@ -261,10 +260,10 @@ static bool thread_halt(struct doca_dpa_thread *t)
 doca_error_t doca_dpa_thread_create(struct doca_dpa *dpa, struct doca_dpa_thread **dpa_thread)
 {
 	CHECK_NULL(dpa_thread);
-	if (!dpa_valid(dpa)) {
-		CORE_LOG_ERR("%s: dpa is %s", __func__, dpa == NULL ? "NULL" : "not a doca_dpa");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	doca_error_t r = dpa_check(dpa, __func__);
+
+	if (r != DOCA_SUCCESS)
+		return r;
 	dpa = dpa_base(dpa);
 	struct doca_dpa_thread *t = calloc(1, sizeof(*t));
 
@@ -428,7 +427,6 @@ doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa_thread)
 	atomic_store(&dpa_thread->finished, false);
 	atomic_store(&dpa_thread->runnable, false);
 	atomic_store(&dpa_thread->triggers, 0);
-	dpa_signals_ensure();
 	int rc = pthread_create(&dpa_thread->tid, NULL, thread_main, dpa_thread);
 
 	if (rc != 0) {
@@ -482,10 +480,10 @@ doca_error_t doca_dpa_notification_completion_create(struct doca_dpa *dpa, struc
 						     struct doca_dpa_notification_completion **notify_comp)
 {
 	CHECK_NULL(notify_comp);
-	if (!dpa_valid(dpa)) {
-		CORE_LOG_ERR("%s: dpa is %s", __func__, dpa == NULL ? "NULL" : "not a doca_dpa");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	doca_error_t r = dpa_check(dpa, __func__);
+
+	if (r != DOCA_SUCCESS)
+		return r;
 	CHECK_OBJ(dpa_thread, THREAD_MAGIC, "doca_dpa_thread");
 	dpa = dpa_base(dpa);
 	if (dpa_thread->dpa != dpa) {
@@ -512,24 +510,28 @@ doca_error_t doca_dpa_notification_completion_create(struct doca_dpa *dpa, struc
 	return DOCA_SUCCESS;
 }
 
-static void notify_unpublish(struct doca_dpa_notification_completion *n)
+/* false (logged; n still published) when a device notify did not leave its slot in time. */
+static bool notify_unpublish(struct doca_dpa_notification_completion *n, const char *func)
 {
 	if (!n->has_slot)
-		return;
-	atomic_store(&notify_slots[n->slot], NULL);
+		return true;
 	/* A device notify that already found it finishes before the thread can go. */
-	while (atomic_load(&notify_slot_users[n->slot]) != 0)
-		sched_yield();
-	pthread_mutex_lock(&notify_lock);
-	notify_slot_gen[n->slot]++;
-	pthread_mutex_unlock(&notify_lock);
+	if (!dpa_htab_unpublish(&notify_htab, n->slot, NOTIFY_UNPUBLISH_WAIT_MS)) {
+		dpa_htab_republish(&notify_htab, n->slot, n);
+		CORE_LOG_ERR("%s: the notification completion of DPA thread %u is still used by a device call after "
+			     "%u ms; try again later",
+			     func, n->thread->id, NOTIFY_UNPUBLISH_WAIT_MS);
+		return false;
+	}
 	n->has_slot = false;
+	return true;
 }
 
 doca_error_t doca_dpa_notification_completion_destroy(struct doca_dpa_notification_completion *notify_comp)
 {
 	CHECK_OBJ(notify_comp, NOTIFY_MAGIC, "doca_dpa_notification_completion");
-	notify_unpublish(notify_comp);
+	if (!notify_unpublish(notify_comp, __func__))
+		return DOCA_ERROR_TIME_OUT;
 	notify_comp->thread->notify = NULL;
 	atomic_fetch_sub(&notify_comp->dpa->thread_users, 1);
 	notify_comp->magic = 0;
@@ -559,16 +561,7 @@ doca_error_t doca_dpa_notification_completion_start(struct doca_dpa_notification
 			     notify_comp->thread->id);
 		return DOCA_ERROR_BAD_STATE;
 	}
-	pthread_mutex_lock(&notify_lock);
-	for (uint32_t s = 0; s < NOTIFY_SLOTS && !notify_comp->has_slot; s++) {
-		if (atomic_load(&notify_slots[s]) == NULL) {
-			notify_comp->slot = s;
-			notify_comp->gen = notify_slot_gen[s] & 0xffffffu;
-			notify_comp->has_slot = true;
-			atomic_store(&notify_slots[s], notify_comp);
-		}
-	}
-	pthread_mutex_unlock(&notify_lock);
+	notify_comp->has_slot = dpa_htab_publish(&notify_htab, notify_comp, &notify_comp->slot, &notify_comp->handle);
 	if (!notify_comp->has_slot) {
 		CORE_LOG_ERR("%s: %u notification completions are already started", __func__, NOTIFY_SLOTS);
 		return DOCA_ERROR_FULL;
@@ -585,7 +578,8 @@ doca_error_t doca_dpa_notification_completion_stop(struct doca_dpa_notification_
 			     notify_comp->thread->id);
 		return DOCA_ERROR_BAD_STATE;
 	}
-	notify_unpublish(notify_comp);
+	if (!notify_unpublish(notify_comp, __func__))
+		return DOCA_ERROR_TIME_OUT;
 	notify_comp->started = false;
 	return DOCA_SUCCESS;
 }
@@ -600,24 +594,18 @@ doca_error_t doca_dpa_notification_completion_get_dpa_handle(struct doca_dpa_not
 			     notify_comp->thread->id);
 		return DOCA_ERROR_BAD_STATE;
 	}
-	*handle = NOTIFY_TAG | ((uint64_t)notify_comp->gen << 24) | notify_comp->slot;
+	*handle = notify_comp->handle;
 	return DOCA_SUCCESS;
 }
 
 void doca_dpa_dev_thread_notify(doca_dpa_dev_notification_completion_t comp_handle)
 {
-	uint32_t slot = (uint32_t)(comp_handle & 0xffffffu);
-	uint32_t gen = (uint32_t)((comp_handle >> 24) & 0xffffffu);
-	struct doca_dpa_notification_completion *n = NULL;
+	uint32_t slot;
+	struct doca_dpa_notification_completion *n = dpa_htab_get(&notify_htab, comp_handle, &slot);
 
-	if ((comp_handle & NOTIFY_TAG_MASK) == NOTIFY_TAG && slot < NOTIFY_SLOTS) {
-		atomic_fetch_add(&notify_slot_users[slot], 1);
-		n = atomic_load(&notify_slots[slot]);
-		if (n != NULL && n->gen == gen)
-			atomic_fetch_add(&n->thread->triggers, 1);
-		else
-			n = NULL;
-		atomic_fetch_sub(&notify_slot_users[slot], 1);
+	if (n != NULL) {
+		atomic_fetch_add(&n->thread->triggers, 1);
+		dpa_htab_put(&notify_htab, slot);
 	}
 	if (n == NULL) {
 		dpa_dev_fatal("doca_dpa_dev_thread_notify: 0x%" PRIx64 " is not the handle of a started notification "

@@ -343,10 +343,16 @@ static void test_faulting_kernel_is_reported(void **state)
 	struct fx *f = *state;
 	struct doca_sync_event *comp = event_new(f, true);
 	uint64_t ret = 0;
+	struct doca_dpa *dpa;
 
-	assert_int_equal(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, comp, 1, 4, &fault_kernel, 0x10ull, 2u),
+	/* A context created here, in the test body: doca_dpa_create (re)installs the fault
+	 * handler, and cmocka swaps its own in and out around every fixture and test. */
+	assert_int_equal(doca_dpa_create(f->dev, &dpa), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_set_app(dpa, dpa_test_app), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_start(dpa), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, comp, 1, 4, &fault_kernel, 0x10ull, 2u),
 			 DOCA_SUCCESS);
-	assert_true(wait_fatal(f->dpa));
+	assert_true(wait_fatal(dpa));
 	usleep(20 * 1000);
 	assert_int_equal(event_get(comp), 0); /* a failed launch does not complete */
 	assert_int_equal(dpa_test_log_count("[ERR]", "kernel fault_kernel (rank 2 of 4) faulted: SIGSEGV at address 0x10",
@@ -354,12 +360,13 @@ static void test_faulting_kernel_is_reported(void **state)
 			 1);
 	dpa_test_log_clear();
 	/* The context is dead: launches and RPCs are refused. */
-	assert_int_equal(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, comp, 1, 1, &hello_kernel),
+	assert_int_equal(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, comp, 1, 1, &hello_kernel),
 			 DOCA_ERROR_BAD_STATE);
 	dpa_test_expect_log("fatal device error", "fault_kernel");
-	assert_int_equal(doca_dpa_rpc(f->dpa, &add_rpc, &ret, 1ull, 1u), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(doca_dpa_rpc(dpa, &add_rpc, &ret, 1ull, 1u), DOCA_ERROR_BAD_STATE);
 	dpa_test_expect_log("had a fatal device error");
 	assert_int_equal(doca_sync_event_destroy(comp), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_destroy(dpa), DOCA_SUCCESS);
 
 	/* The host and a new context carry on. */
 	struct doca_dpa *dpa2;

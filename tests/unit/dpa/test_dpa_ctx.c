@@ -4,6 +4,7 @@
  * topology queries, handles and the DPA process accessor, with every refusal.
  * Runs with FLOWDPA_DEVICES=bf3,bf2,bf3 (device 1 has no DPA).
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -143,6 +144,42 @@ static void test_set_app(void **state)
 	assert_int_equal(doca_dpa_start(f->dpa), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_set_app(f->dpa, unit_app), DOCA_ERROR_BAD_STATE);
 	dpa_test_expect_log("is started; set the app before doca_dpa_start");
+}
+
+/* The image layout as dpacc's generated <app>.meta.c spells it (tools/dpacc/dpacc.py.in). */
+struct test_image_entry {
+	const char *name;
+	uint32_t kind, nparams;
+	void (*host_sym)(void);
+	uint32_t args_size, args_align;
+	void (*pack)(void *buf, va_list *ap);
+	uint64_t (*invoke)(const void *buf);
+};
+
+struct test_image {
+	uint64_t magic;
+	uint32_t layout, nentries;
+	const char *app_name, *dpacc_version;
+	const struct test_image_entry *const *entries;
+};
+
+/* An entry asking for more argument alignment than launch records have: refused. */
+static void test_set_app_args_align(void **state)
+{
+	struct fx *f = *state;
+	const struct test_image *img = (const struct test_image *)unit_app;
+	struct test_image_entry entry = *img->entries[0];
+	const struct test_image_entry *entries[] = {&entry};
+	struct test_image bad = *img;
+
+	bad.nentries = 1;
+	bad.entries = entries;
+	entry.args_align = 128;
+	assert_int_equal(doca_dpa_set_app(f->dpa, (struct doca_dpa_app *)&bad), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_log("needs 128-byte argument alignment; 1..64 is supported");
+	entry.args_align = 64; /* the largest accepted */
+	assert_int_equal(doca_dpa_set_app(f->dpa, (struct doca_dpa_app *)&bad), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_set_app(f->dpa, unit_app), DOCA_SUCCESS);
 }
 
 /* An image from another dpacc version: DRIVER, and a line naming both versions. */
@@ -407,6 +444,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_destroy_refusals, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_start_stop, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_set_app, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_set_app_args_align, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_set_app_other_dpacc_version, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_app_get_name, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_log_settings, fx_setup, fx_teardown),

@@ -183,6 +183,34 @@ static void test_set_addr(void **state)
 	dpa_test_expect_log("is started");
 }
 
+static uint64_t plain_cell;
+
+static void *plain_store(void *arg)
+{
+	(void)arg;
+	usleep(50 * 1000); /* the waiter is asleep by now */
+	__atomic_store_n(&plain_cell, 5, __ATOMIC_RELEASE); /* no DOCA call: nobody is woken */
+	return NULL;
+}
+
+/* A wait on set_addr memory sees a plain store by another thread (it polls while asleep). */
+static void test_set_addr_wait_sees_plain_store(void **state)
+{
+	struct fx *f = *state;
+	pthread_t t;
+
+	plain_cell = 0;
+	assert_int_equal(doca_sync_event_set_addr(f->ev, &plain_cell), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_start(f->ev), DOCA_SUCCESS);
+	assert_int_equal(pthread_create(&t, NULL, plain_store, NULL), 0);
+	assert_int_equal(doca_sync_event_wait_gt(f->ev, 4, UINT64_MAX), DOCA_SUCCESS);
+	pthread_join(t, NULL);
+	plain_cell = 0;
+	assert_int_equal(pthread_create(&t, NULL, plain_store, NULL), 0);
+	assert_int_equal(doca_sync_event_wait_eq(f->ev, 5, UINT64_MAX), DOCA_SUCCESS);
+	pthread_join(t, NULL);
+}
+
 static void test_dpa_handles(void **state)
 {
 	struct fx *f = *state;
@@ -266,6 +294,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_value_operations, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_waits_woken_by_other_thread, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_set_addr, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_set_addr_wait_sees_plain_store, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_dpa_handles, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_remote_net_not_supported, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_started_releases_dpa, fx_setup, fx_teardown),

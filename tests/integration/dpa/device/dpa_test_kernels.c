@@ -5,6 +5,7 @@
 #include <doca_dpa_dev.h>
 #include <doca_dpa_dev_sync_event.h>
 #include <dpaintrin.h>
+#include <signal.h>
 
 #include "dpa_test_defs.h"
 
@@ -163,4 +164,48 @@ __dpa_rpc__ uint64_t cycles_rpc(uint64_t spins)
 	for (volatile uint64_t i = 0; i < spins; i++)
 		__dpa_compiler_barrier();
 	return __dpa_thread_cycles() - t0;
+}
+
+/* Spins in its own code (no device API call) until *flag != 0: destroy cannot end it. */
+__dpa_global__ void spin_kernel(doca_dpa_dev_uintptr_t flag)
+{
+	while (__atomic_load_n((volatile uint64_t *)flag, __ATOMIC_ACQUIRE) == 0)
+		__dpa_compiler_barrier();
+}
+
+/* Passes a bad output pointer to a device API call (faults inside the call). */
+__dpa_global__ void bad_get_kernel(doca_dpa_dev_sync_event_t h, doca_dpa_dev_uintptr_t bad)
+{
+	doca_dpa_dev_sync_event_get(h, (uint64_t *)bad);
+}
+
+/* A typedef'd float parameter: dpacc must va_arg it as double (the promoted type). */
+typedef float dpa_test_f32;
+
+__dpa_rpc__ uint64_t f32_rpc(dpa_test_f32 x, uint32_t scale)
+{
+	return (uint64_t)(x * (dpa_test_f32)scale);
+}
+
+/* Sends itself a signal: not a hardware fault, so not reported as one. */
+__dpa_rpc__ uint64_t raise_rpc(int sig)
+{
+	raise(sig);
+	return 1;
+}
+
+/* Recurses until the stack overflows (limit is never reached; it keeps the recursion finite to the compiler). */
+static uint64_t overflow_step(uint64_t depth, uint64_t limit)
+{
+	volatile char frame[512];
+
+	frame[0] = (char)depth;
+	if (depth >= limit)
+		return (uint64_t)frame[0];
+	return overflow_step(depth + 1, limit) + (uint64_t)frame[0];
+}
+
+__dpa_rpc__ uint64_t overflow_rpc(uint64_t limit)
+{
+	return overflow_step(0, limit);
 }
