@@ -1,6 +1,6 @@
 /*
  * flow_stubs.c - DOCA Flow calls declared so more programs compile, with no software
- * NIC behind them: each logs once what is missing and returns NOT_SUPPORTED (or the
+ * NIC behind them: each logs what is missing (every call) and returns NOT_SUPPORTED (or the
  * neutral value of its type). doca_flow_mpls_label_encode is real (pure bit packing).
  */
 #include <string.h>
