@@ -244,6 +244,12 @@ static doca_error_t resolve_counter(const struct doca_flow_pipe *p, const struct
 		CHECK(id < p->port->nr_shared_counters, DOCA_ERROR_INVALID_VALUE,
 		      "%s: shared counter id %u out of range (port %u has %u)", who, id, p->port->id,
 		      p->port->nr_shared_counters);
+		/* An id nobody obtained or configured would count into a counter nobody reads. */
+		CHECK(p->port->shared_counters[id].allocated || p->port->shared_counters[id].configured,
+		      DOCA_ERROR_INVALID_VALUE,
+		      "%s: shared counter id %u of port %u was never obtained (doca_flow_port_shared_resource_get) "
+		      "or configured (doca_flow_port_shared_resource_set_cfg)",
+		      who, id, p->port->id);
 		attr->shared_counter = &p->port->shared_counters[id].cnt;
 		*shared_id = (int32_t)id;
 	}

@@ -457,6 +457,11 @@ static void test_shared_counters(void **state)
 	assert_int_equal(doca_flow_pipe_control_add_entry(0, p, &m, NULL, NULL, NULL, NULL, NULL, &mon, 0, &fwd, NULL,
 							  NULL),
 			 DOCA_ERROR_INVALID_VALUE);
+	/* in range, but never obtained nor configured */
+	mon.shared_counter.shared_counter_id = id == 63 ? 62 : 63;
+	assert_int_equal(doca_flow_pipe_control_add_entry(0, p, &m, NULL, NULL, NULL, NULL, NULL, &mon, 0, &fwd, NULL,
+							  NULL),
+			 DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(flow_process_entries(ports[0], &status, 2), DOCA_SUCCESS);
 	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 90), DOCA_SUCCESS);
 	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 91), DOCA_SUCCESS);
