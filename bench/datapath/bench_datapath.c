@@ -94,9 +94,10 @@ static void *worker_main(void *arg)
 			else
 				k = (k + 1) & mask;
 			uint8_t *f = w->frames[i];
-			uint32_t key = w->start + k, dst = 0x0a000000u + key;
-			f[30] = (uint8_t)(dst >> 24), f[31] = (uint8_t)(dst >> 16), f[32] = (uint8_t)(dst >> 8),
-			f[33] = (uint8_t)dst;
+			/* One 4-byte store of the daddr, as the peer's rotate walk does (byte stores
+			 * would make the parser's 4-byte load wait on store forwarding). */
+			uint32_t key = w->start + k, dst = __builtin_bswap32(0x0a000000u + key);
+			memcpy(f + 30, &dst, 4);
 			if (w->w2) {
 				f[34] = (uint8_t)(key >> 8);
 				f[35] = (uint8_t)key;
@@ -329,6 +330,11 @@ int main(int argc, char **argv)
 			only_insert = true;
 	}
 	pkts_per_run -= pkts_per_run % (2 * BURST);
+	/* The command line and parameters, so a result file says what produced it. */
+	printf("cmd=");
+	for (int i = 0; i < argc; i++)
+		printf("%s%s", i ? " " : "", argv[i]);
+	printf("\npkts_per_run=%llu\nburst=%d\nframe_bytes=64\n", (unsigned long long)pkts_per_run, BURST);
 	if (init_doca_flow(1, "vnf,hws") != DOCA_SUCCESS || init_doca_flow_ports(2, ports) != DOCA_SUCCESS)
 		die("init", DOCA_ERROR_INITIALIZATION);
 	/* Keep no copies of the output: the benchmark measures the pipeline, not captures. */

@@ -117,6 +117,10 @@ struct burst_acc {
 	uint16_t in_port;
 	uint32_t shard; /* the thread's counter shard */
 	uint32_t touched; /* ports with tx counts */
+	/* Ports of touched that were started and kept no capture when first sent to: the
+	 * burst only counts further frames to them. A burst is one unit for port stop and
+	 * capture changes (both wait for it or tolerate it), so this snapshot is exact. */
+	uint32_t plain_tx;
 	uint64_t drops;
 	uint64_t host;
 	uint64_t tx_pkts[NIC_MAX_PORTS];
@@ -267,21 +271,46 @@ static void apply_actions(struct pkt *p, const struct nic_actions *a, int ps_fie
 
 /* ------------------------------------------------------------------ lookups */
 
+/*
+ * Most pipes match on one key word (an address, a port pair) and constrain at most one
+ * (the parser meta word): these helpers do that case without the word-list loop, with
+ * results identical to the general loops (same words, same hash function).
+ */
 static inline bool const_ok(const struct nic_pipe *pp, const struct nic_key *k)
 {
+	if (pp->nr_const_words == 0)
+		return true;
+	if (pp->nr_const_words == 1) {
+		uint32_t w = pp->const_words[0];
+		return (k->w[w] & pp->const_mask.w[w]) == pp->const_val.w[w];
+	}
 	return nic_key_eq_words(k, &pp->const_mask, &pp->const_val, pp->const_words, pp->nr_const_words);
 }
 
 static inline uint32_t basic_hash(const struct nic_pipe *pp, const struct nic_key *k)
 {
+	if (pp->nr_entry_words == 1) {
+		uint32_t w = pp->entry_words[0];
+		uint64_t h = nic_mix64(0x9e3779b97f4a7c15ull ^ (k->w[w] & pp->entry_mask.w[w]) ^ ((uint64_t)w << 56));
+		return (uint32_t)(h ^ (h >> 32));
+	}
 	return nic_hash_words(k, &pp->entry_mask, pp->entry_words, pp->nr_entry_words);
+}
+
+static inline bool entry_key_eq(const struct nic_pipe *pp, const struct nic_key *k, const struct nic_entry *e)
+{
+	if (pp->nr_entry_words == 1) {
+		uint32_t w = pp->entry_words[0];
+		return (k->w[w] & pp->entry_mask.w[w]) == e->match.w[w];
+	}
+	return nic_key_eq_words(k, &pp->entry_mask, &e->match, pp->entry_words, pp->nr_entry_words);
 }
 
 static inline struct nic_entry *basic_lookup(struct nic_pipe *pp, const struct nic_key *k, uint32_t h)
 {
 	struct nic_entry *e = atomic_load_explicit(&pp->slots[h & pp->bucket_mask], memory_order_acquire);
 	for (; e; e = atomic_load_explicit(&e->next, memory_order_acquire))
-		if (e->hash == h && nic_key_eq_words(k, &pp->entry_mask, &e->match, pp->entry_words, pp->nr_entry_words))
+		if (e->hash == h && entry_key_eq(pp, k, e))
 			return e;
 	return NULL;
 }
@@ -380,6 +409,9 @@ static void dispatch(struct burst_acc *acc, struct pkt *p, const struct nic_fwd 
 			uint32_t bit = 1u << fwd->port_id;
 			if (!(acc->touched & bit)) { /* first frame to this port in the burst */
 				acc->touched |= bit;
+				if (!atomic_load_explicit(&nic_port_hot[fwd->port_id].capture_on[NIC_CAPTURE_TX],
+							  memory_order_relaxed))
+					acc->plain_tx |= bit;
 				acc->tx_pkts[fwd->port_id] = 0;
 				acc->tx_bytes[fwd->port_id] = 0;
 			}
@@ -480,6 +512,80 @@ static void walk(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, stru
 		miss(acc, p, pp, depth);
 }
 
+/* ------------------------------------------------------------------ root fast path */
+
+#define L4_FIELDS ((1u << NIC_AF_L4_SRC) | (1u << NIC_AF_L4_DST))
+
+/*
+ * apply_actions restricted to L4 port rewrites (the usual per-entry action): the same
+ * bytes, key update and checksum rule (RFC 1624 over the two port words, UDP zero
+ * checksum kept, a result of 0 written as 0xffff for UDP), without the other fields' tests.
+ */
+static inline void l4_ports_rewrite(struct pkt *p, const struct nic_actions *a, uint32_t f, int ps_field,
+				    uint32_t ps)
+{
+	if (!p->off.l4 || (p->off.l4_type != 1 && p->off.l4_type != 2))
+		return;
+	uint8_t *ports = p->data + p->off.l4;
+	uint16_t o_src, o_dst, n_src, n_dst;
+	memcpy(&o_src, ports, 2);
+	memcpy(&o_dst, ports + 2, 2);
+	n_src = o_src, n_dst = o_dst;
+	if (f & (1u << NIC_AF_L4_SRC))
+		n_src = ps_field == NIC_AF_L4_SRC ? __builtin_bswap16((uint16_t)ps) : a->l4_src;
+	if (f & (1u << NIC_AF_L4_DST))
+		n_dst = ps_field == NIC_AF_L4_DST ? __builtin_bswap16((uint16_t)ps) : a->l4_dst;
+	bool udp = p->off.l4_type == 2;
+	uint8_t *c = udp ? (p->len >= p->off.l4 + 8u ? ports + 6 : NULL) : (p->len >= p->off.l4 + 18u ? ports + 16 : NULL);
+	if (c) {
+		uint16_t hc = rd16(c);
+		if (!(udp && hc == 0)) {
+			uint32_t sum = (uint16_t)~hc;
+			sum += (uint16_t)~__builtin_bswap16(o_src) + (uint32_t)__builtin_bswap16(n_src);
+			sum += (uint16_t)~__builtin_bswap16(o_dst) + (uint32_t)__builtin_bswap16(n_dst);
+			sum = (sum & 0xffff) + (sum >> 16);
+			sum = (sum & 0xffff) + (sum >> 16);
+			uint16_t r = (uint16_t)~sum;
+			if (udp && r == 0)
+				r = 0xffff;
+			wr16(c, r);
+		}
+	}
+	memcpy(ports, &n_src, 2);
+	memcpy(ports + 2, &n_dst, 2);
+	memcpy(p->key.b + NIC_K_L4_SRC, &n_src, 2);
+	memcpy(p->key.b + NIC_K_L4_SRC + 2, &n_dst, 2);
+}
+
+/* hit() for the root pipe, inlined into the burst loop: same counters, rewrites and
+ * forwarding, with the common cases (L4-only rewrite, fwd PORT) done in place. */
+static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc, struct pkt *p,
+							   struct nic_pipe *pp, struct nic_entry *e)
+{
+	if (e->cnt)
+		nic_counter_add(e->cnt, 1, p->len, acc->shard);
+	if (pp->mem)
+		atomic_fetch_add_explicit(&pp->mem->cells[e->index], 1, memory_order_relaxed);
+	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
+	uint32_t ps = pp->ps_field >= 0 ? atomic_load_explicit(&e->ps_value, memory_order_acquire) : 0;
+	uint32_t f = st->actions.fields | (pp->ps_field >= 0 ? 1u << pp->ps_field : 0);
+	if (f != 0) {
+		if ((f & ~L4_FIELDS) == 0)
+			l4_ports_rewrite(p, &st->actions, f, pp->ps_field, ps);
+		else
+			apply_actions(p, &st->actions, pp->ps_field, ps);
+	}
+	const struct nic_fwd *fwd = &st->fwd;
+	uint16_t port = fwd->port_id;
+	if (NIC_LIKELY(fwd->type == NIC_FWD_PORT && port < NIC_MAX_PORTS && (acc->plain_tx & (1u << port)))) {
+		/* A port this burst already sent to: just count (dispatch does the rest). */
+		acc->tx_pkts[port]++;
+		acc->tx_bytes[port] += p->len;
+		return;
+	}
+	dispatch(acc, p, fwd, pp->is_root, 0);
+}
+
 /* ------------------------------------------------------------------ bursts */
 
 static void burst_flush(struct burst_acc *acc, uint64_t rx_pkts, uint64_t rx_bytes, uint64_t errors)
@@ -505,12 +611,14 @@ static uint32_t rx_chunk(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
 
 	acc.in_port = port_id;
 	acc.touched = 0;
+	acc.plain_tx = 0;
 	acc.drops = 0;
 	acc.host = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		struct pkt *p = &pk[np];
 		if (NIC_UNLIKELY(bufs[i].len > NIC_MAX_FRAME ||
-				 !nic_parse(bufs[i].data, bufs[i].len, port_id, &p->key, &p->off))) {
+				 (!nic_parse_fast(bufs[i].data, bufs[i].len, port_id, &p->key, &p->off) &&
+				  !nic_parse_general(bufs[i].data, bufs[i].len, port_id, &p->key, &p->off)))) {
 			errors++;
 			continue;
 		}
@@ -562,7 +670,7 @@ static uint32_t rx_chunk(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
 		/* The root is alive: it was just read from the port under nic_dp_enter. */
 		for (uint32_t i = 0; i < np; i++) {
 			if (pre[i])
-				hit(&acc, &pk[i], root, pre[i], 0);
+				root_hit(&acc, &pk[i], root, pre[i]);
 			else
 				miss(&acc, &pk[i], root, 0);
 		}

@@ -126,6 +126,8 @@ enum nic_act_field {
 /* A compiled set of header rewrites. Values are network order, as written. */
 struct nic_actions {
 	uint32_t fields; /* bit (1u << enum nic_act_field) per rewrite */
+	uint16_t l4_src; /* first: the common per-entry rewrite shares the entry's hot line */
+	uint16_t l4_dst;
 	uint8_t eth_src[6];
 	uint8_t eth_dst[6];
 	uint32_t ip4_src;
@@ -133,8 +135,6 @@ struct nic_actions {
 	uint8_t ttl;
 	uint8_t ip6_src[16];
 	uint8_t ip6_dst[16];
-	uint16_t l4_src;
-	uint16_t l4_dst;
 	uint32_t meta[1 + NIC_META_SCRATCH];
 };
 

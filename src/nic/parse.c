@@ -73,6 +73,14 @@ static inline __attribute__((always_inline)) void parse_l4(const uint8_t *frame,
 
 bool nic_parse(const uint8_t *frame, uint32_t len, uint16_t port_id, struct nic_key *key, struct nic_hdr_off *off)
 {
+	if (NIC_LIKELY(nic_parse_fast(frame, len, port_id, key, off)))
+		return true;
+	return nic_parse_general(frame, len, port_id, key, off);
+}
+
+bool nic_parse_general(const uint8_t *frame, uint32_t len, uint16_t port_id, struct nic_key *key,
+		       struct nic_hdr_off *off)
+{
 	uint8_t *k = key->b;
 	uint32_t l3;
 	uint16_t type;

@@ -134,7 +134,9 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 	struct nic_fwd *miss = malloc(sizeof(*miss));
 	uint32_t nslots = 0;
 	if (p->type == NIC_PIPE_BASIC) {
-		nslots = pow2_at_least(p->nr_entries);
+		/* Four buckets per entry (8 bytes each): chains average 1.1 entries on a hit
+		 * instead of 1.5, and each extra entry visited is a dependent cache miss. */
+		nslots = pow2_at_least(p->nr_entries > (1u << 29) ? p->nr_entries : p->nr_entries * 4);
 		p->bucket_mask = nslots - 1;
 	} else if (p->type == NIC_PIPE_HASH) {
 		nslots = p->nr_entries;
@@ -366,9 +368,11 @@ doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr
 	}
 	if (p->type == NIC_PIPE_HASH)
 		return hash_entry_add(p, attr, out);
-	struct nic_entry *e = calloc(1, sizeof(*e));
-	if (e == NULL)
+	/* Aligned as the struct requires (calloc gives 16): the hot line is one line. */
+	struct nic_entry *e = NULL;
+	if (posix_memalign((void **)&e, _Alignof(struct nic_entry), sizeof(*e)) != 0)
 		return DOCA_ERROR_NO_MEMORY;
+	memset(e, 0, sizeof(*e));
 	entry_fill(p, e, attr);
 	if (p->type == NIC_PIPE_BASIC) {
 		for (int i = 0; i < NIC_KEY_WORDS; i++)

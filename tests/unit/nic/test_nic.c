@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <nic/nic.h>
+#include <nic/nic_internal.h>
 
 #include "flow_test_common.h"
 
@@ -335,6 +336,265 @@ static void test_datapath_basic(void **state)
 	assert_int_equal(nic_traffic_wait(10), DOCA_SUCCESS);
 }
 
+
+/* ------------------------------------------------------------------ fast path vs general path */
+
+/* Frame shapes around the parser's fast path (Eth/IPv4 no options, not a fragment, UDP or TCP). */
+enum shape { SH_UDP, SH_UDP_NOCSUM, SH_TCP, SH_VLAN, SH_IP6, SH_FRAG_FIRST, SH_FRAG_LATER, SH_DF, SH_IHL6,
+	     SH_BAD_IPCSUM, SH_ICMP, SH_ARP, SH_TCP_SHORT, SH_COUNT };
+
+static uint32_t shape_frame(uint8_t *f, enum shape sh, uint32_t dst, uint16_t sport)
+{
+	uint32_t len;
+	switch (sh) {
+	case SH_TCP:
+	case SH_TCP_SHORT:
+		len = ft_build4(f, 6, 0xc0a80001u, dst, sport, 5000, 10);
+		return sh == SH_TCP_SHORT ? 50 : len; /* 50: IPv4 complete, TCP header cut */
+	case SH_ICMP:
+		len = ft_build4(f, 1, 0xc0a80001u, dst, sport, 5000, 18);
+		return len;
+	default:
+		len = ft_udp4(f, 0xc0a80001u, dst, sport, 5000);
+		break;
+	}
+	switch (sh) {
+	case SH_UDP_NOCSUM:
+		f[40] = f[41] = 0;
+		break;
+	case SH_VLAN:
+		memmove(f + 18, f + 12, len - 12);
+		f[12] = 0x81, f[13] = 0x00, f[14] = 0x00, f[15] = 0x07;
+		len += 4;
+		break;
+	case SH_IP6: { /* same UDP header after a 40-byte IPv6 header, dst ::ffff:dst */
+		uint8_t udp[26];
+		memcpy(udp, f + 34, 26);
+		memset(f + 12, 0, 42);
+		f[12] = 0x86, f[13] = 0xdd, f[14] = 0x60;
+		ft_wr16(f + 18, 26);
+		f[20] = 17, f[21] = 64;
+		ft_wr32(f + 50, dst);
+		memcpy(f + 54, udp, 26);
+		len = 80;
+		break;
+	}
+	case SH_FRAG_FIRST:
+		f[20] |= 0x20; /* MF */
+		break;
+	case SH_FRAG_LATER:
+		f[21] = 0x10;
+		break;
+	case SH_DF:
+		f[20] |= 0x40;
+		break;
+	case SH_IHL6: /* 4 option bytes (NOPs) between IPv4 and UDP */
+		memmove(f + 38, f + 34, len - 34);
+		f[14] = 0x46, f[34] = f[35] = f[36] = f[37] = 1;
+		len += 4;
+		break;
+	case SH_BAD_IPCSUM:
+		f[24] ^= 0x55;
+		break;
+	case SH_ARP:
+		f[12] = 0x08, f[13] = 0x06;
+		break;
+	default:
+		break;
+	}
+	return len;
+}
+
+/* nic_parse (fast path when the shape fits) gives exactly nic_parse_general's key. */
+static void test_parse_fast_equals_general(void **state)
+{
+	(void)state;
+	uint8_t f[128];
+	struct nic_key k1, k2;
+	struct nic_hdr_off o1, o2;
+	for (int sh = 0; sh < SH_COUNT; sh++) {
+		uint32_t full = shape_frame(f, (enum shape)sh, 0x0a000005u, 1234);
+		for (uint32_t len = 0; len <= full; len++) {
+			memset(&o1, 0xaa, sizeof(o1));
+			memset(&o2, 0x55, sizeof(o2));
+			bool r1 = nic_parse(f, len, 7, &k1, &o1), r2 = nic_parse_general(f, len, 7, &k2, &o2);
+			assert_int_equal(r1, r2);
+			if (!r1)
+				continue;
+			assert_memory_equal(k1.b, k2.b, sizeof(k1.b));
+			assert_memory_equal(&o1, &o2, sizeof(o1));
+		}
+	}
+	/* Random single and double byte changes in the headers of UDP and TCP frames. */
+	srand(12345);
+	for (int it = 0; it < 200000; it++) {
+		uint32_t len = shape_frame(f, it & 1 ? SH_TCP : SH_UDP, (uint32_t)rand(), (uint16_t)rand());
+		for (int m = 0; m < 1 + (it & 1); m++) {
+			static const uint8_t vals[] = {0, 1, 6, 17, 0x08, 0x20, 0x3f, 0x40, 0x45, 0x46, 0x81, 0x86, 0xdd, 0xff};
+			f[12 + rand() % 40] = rand() % 3 ? vals[rand() % sizeof(vals)] : (uint8_t)rand();
+		}
+		uint32_t l = (it % 7) ? len : (uint32_t)rand() % (len + 1);
+		bool r1 = nic_parse(f, l, 3, &k1, &o1), r2 = nic_parse_general(f, l, 3, &k2, &o2);
+		assert_int_equal(r1, r2);
+		if (r1) {
+			assert_memory_equal(k1.b, k2.b, sizeof(k1.b));
+			assert_memory_equal(&o1, &o2, sizeof(o1));
+		}
+	}
+}
+
+/*
+ * The root fast path (L4-only rewrite, fwd PORT) against the general rewrite: the same
+ * frames through a root matching the IPv4 destination that rewrites the UDP/TCP source
+ * port, once with the rewrite alone and once with an extra Ethernet-source rewrite to
+ * the value the frames already carry (which takes apply_actions). Output bytes, entry
+ * counters and misses must be identical, and every packet accounted for.
+ */
+static void run_shapes(bool general, uint8_t out[SH_COUNT][128], uint32_t out_len[SH_COUNT], uint64_t *hits,
+		       uint64_t *misses, uint32_t nburst, uint32_t nr_entries)
+{
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 4096), DOCA_SUCCESS);
+	struct nic_pipe_attr a;
+	struct nic_pipe *p = NULL;
+	memset(&a, 0, sizeof(a));
+	a.type = NIC_PIPE_BASIC;
+	a.name = general ? "general" : "fast";
+	a.port_id = 0;
+	a.is_root = true;
+	a.nr_entries = nr_entries; /* a small and a large table (bucket count follows it) */
+	a.ps_field = -1;
+	a.miss_counter = true;
+	a.fwd_miss.type = NIC_FWD_DROP;
+	a.const_mask.b[NIC_K_L3_META] = 0xff;
+	a.const_val.b[NIC_K_L3_META] = 1; /* IPv4 */
+	memset(a.entry_mask.b + NIC_K_IP_DST, 0xff, 4);
+	assert_int_equal(nic_pipe_create(&a, &p), DOCA_SUCCESS);
+	struct nic_entry *e[16];
+	for (uint32_t i = 0; i < 16; i++) {
+		struct nic_entry_attr ea;
+		memset(&ea, 0, sizeof(ea));
+		ft_wr32(ea.match.b + NIC_K_IP_DST, 0x0a000000u + i);
+		ea.actions.fields = 1u << NIC_AF_L4_SRC;
+		/* i = 3: a value that makes the UDP checksum come out as 0 for some frames */
+		ea.actions.l4_src = (uint16_t)__builtin_bswap16((uint16_t)(i == 3 ? 0xffff : 40000 + i));
+		if (general) {
+			static const uint8_t src[6] = {0x02, 0, 0, 0, 0, 0xaa}; /* what ft_build4 writes */
+			ea.actions.fields |= 1u << NIC_AF_ETH_SRC;
+			memcpy(ea.actions.eth_src, src, 6);
+		}
+		ea.fwd.type = NIC_FWD_PORT;
+		ea.fwd.port_id = 1;
+		ea.own_counter = true;
+		assert_int_equal(nic_entry_add(p, &ea, &e[i]), DOCA_SUCCESS);
+	}
+	uint8_t frames[NIC_BURST_MAX][128];
+	struct nic_buf bufs[NIC_BURST_MAX];
+	uint32_t sent = 0;
+	for (uint32_t b = 0; b < nburst; b++) {
+		uint32_t n = 1 + b % NIC_BURST_MAX;
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t sh = (b + i) % SH_COUNT;
+			bufs[i].data = frames[i];
+			bufs[i].len = shape_frame(frames[i], (enum shape)sh, 0x0a000000u + (b * 7 + i) % 20,
+						  (uint16_t)(b * 131 + i));
+		}
+		assert_int_equal(nic_port_rx_burst(0, bufs, n), n);
+		sent += n;
+		if (b == 0)
+			for (uint32_t i = 0; i < n && i < SH_COUNT; i++) {
+				memcpy(out[i], frames[i], bufs[i].len);
+				out_len[i] = bufs[i].len;
+			}
+	}
+	*hits = 0;
+	for (uint32_t i = 0; i < 16; i++) {
+		uint64_t pk, by;
+		assert_int_equal(nic_entry_counter_read(e[i], &pk, &by), DOCA_SUCCESS);
+		*hits += pk;
+	}
+	uint64_t by;
+	assert_int_equal(nic_pipe_miss_read(p, misses, &by), DOCA_SUCCESS);
+	assert_int_equal(*hits + *misses, sent);
+	struct nic_port_stats st;
+	assert_int_equal(nic_port_stats_get(1, &st), DOCA_SUCCESS);
+	assert_int_equal(st.tx_pkts, *hits);
+	nic_pipe_destroy(p);
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+}
+
+static void test_root_fast_equals_general(void **state)
+{
+	(void)state;
+	static uint8_t of[SH_COUNT][128], og[SH_COUNT][128];
+	uint32_t lf[SH_COUNT] = {0}, lg[SH_COUNT] = {0};
+	uint64_t hf, mf, hg, mg;
+	run_shapes(false, of, lf, &hf, &mf, 997, 16);
+	run_shapes(true, og, lg, &hg, &mg, 997, 16);
+	assert_int_equal(hf, hg);
+	assert_int_equal(mf, mg);
+	for (int sh = 0; sh < SH_COUNT; sh++) {
+		assert_int_equal(lf[sh], lg[sh]);
+		assert_memory_equal(of[sh], og[sh], lf[sh]);
+	}
+	run_shapes(false, of, lf, &hf, &mf, 997, 8192);
+	assert_int_equal(hf, hg);
+	assert_int_equal(mf, mg);
+	assert_true(hf > 0 && mf > 0);
+	/* Burst 0 (one frame): compare a full round of shapes one per burst as well. */
+	for (int sh = 0; sh < SH_COUNT; sh++) {
+		uint8_t a[128], b[128];
+		struct nic_buf buf = {a, 0};
+		for (int g = 0; g < 2; g++) {
+			assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+			assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+			struct nic_pipe_attr at;
+			struct nic_pipe *p = NULL;
+			memset(&at, 0, sizeof(at));
+			at.type = NIC_PIPE_BASIC;
+			at.port_id = 0;
+			at.is_root = true;
+			at.nr_entries = 1;
+			at.ps_field = -1;
+			at.fwd_miss.type = NIC_FWD_DROP;
+			memset(at.entry_mask.b + NIC_K_IP_DST, 0xff, 4);
+			assert_int_equal(nic_pipe_create(&at, &p), DOCA_SUCCESS);
+			struct nic_entry_attr ea;
+			struct nic_entry *e;
+			memset(&ea, 0, sizeof(ea));
+			ft_wr32(ea.match.b + NIC_K_IP_DST, 0x0a000001u);
+			ea.actions.fields = 1u << NIC_AF_L4_SRC | (g ? 1u << NIC_AF_ETH_SRC : 0);
+			ea.actions.l4_src = (uint16_t)__builtin_bswap16(777);
+			static const uint8_t src[6] = {0x02, 0, 0, 0, 0, 0xaa};
+			memcpy(ea.actions.eth_src, src, 6);
+			ea.fwd.type = NIC_FWD_PORT;
+			ea.fwd.port_id = 1;
+			assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_SUCCESS);
+			uint8_t *f = g ? b : a;
+			buf.data = f;
+			buf.len = shape_frame(f, (enum shape)sh, 0x0a000001u, 4321);
+			assert_int_equal(nic_port_rx_burst(0, &buf, 1), 1);
+			nic_pipe_destroy(p);
+			assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+			assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+		}
+		assert_memory_equal(a, b, buf.len);
+		/* Plain UDP/TCP shapes: rewritten, checksums still valid. */
+		if (sh == SH_UDP || sh == SH_TCP) {
+			assert_int_equal(ft_rd16(a + 34), 777);
+			assert_true(ft_checksums_ok(a, buf.len));
+		}
+		if (sh == SH_UDP_NOCSUM)
+			assert_int_equal(ft_rd16(a + 40), 0);
+	}
+	for (int sh = 0; sh < SH_COUNT; sh++) {
+		assert_int_equal(lf[sh], lg[sh]);
+		assert_memory_equal(of[sh], og[sh], lf[sh]);
+	}
+}
+
 static void test_generator(void **state)
 {
 	(void)state;
@@ -375,6 +635,8 @@ int main(void)
 		cmocka_unit_test(test_pipe_errors),
 		cmocka_unit_test(test_datapath_basic),
 		cmocka_unit_test(test_generator),
+		cmocka_unit_test(test_parse_fast_equals_general),
+		cmocka_unit_test(test_root_fast_equals_general),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	nic_shutdown();
