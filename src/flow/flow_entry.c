@@ -12,13 +12,6 @@
 
 DOCA_LOG_REGISTER(FLOW::ENTRY);
 
-#define CHECK(cond, err, ...)                      \
-	do {                                       \
-		if (!(cond)) {                     \
-			CORE_LOG_ERR(__VA_ARGS__); \
-			return err;                \
-		}                                  \
-	} while (0)
 
 /* ------------------------------------------------------------------ attr cache */
 

@@ -12,13 +12,6 @@
 
 DOCA_LOG_REGISTER(FLOW::EXTRES);
 
-#define CHECK(cond, err, ...)                      \
-	do {                                       \
-		if (!(cond)) {                     \
-			CORE_LOG_ERR(__VA_ARGS__); \
-			return err;                \
-		}                                  \
-	} while (0)
 
 static const char *type_name(enum doca_flow_external_resource_type t)
 {

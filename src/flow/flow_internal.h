@@ -72,6 +72,15 @@ struct flow_queue {
 	uint32_t pending;
 };
 
+/* Refuse a call: one error line (the caller's log source) and the code. */
+#define CHECK(cond, err, ...) \
+	do { \
+		if (!(cond)) { \
+			CORE_LOG_ERR(__VA_ARGS__); \
+			return err; \
+		} \
+	} while (0)
+
 struct flow_shared_counter {
 	bool allocated;
 	bool configured;

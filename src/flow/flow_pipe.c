@@ -10,13 +10,6 @@
 
 DOCA_LOG_REGISTER(FLOW::PIPE);
 
-#define CHECK(cond, err, ...)                                 \
-	do {                                                  \
-		if (!(cond)) {                                \
-			CORE_LOG_ERR(__VA_ARGS__);            \
-			return err;                           \
-		}                                             \
-	} while (0)
 #define CHECK_CFG(cfg) CHECK((cfg) != NULL, DOCA_ERROR_INVALID_VALUE, "%s: pipe cfg is NULL", __func__)
 
 doca_error_t doca_flow_pipe_cfg_create(struct doca_flow_pipe_cfg **cfg, struct doca_flow_port *port)
