@@ -512,8 +512,13 @@ static void execute(struct flow_op *op, uint16_t q)
 		break;
 	}
 	case FLOW_OP_DEL:
-		if (e->nic)
-			nic_entry_remove(e->nic); /* waits until no packet can still use it */
+		/* nic_entry_remove waits until no packet can still use the entry. */
+		if (e->nic && nic_entry_remove(e->nic) != DOCA_SUCCESS) {
+			e->del_queued = false; /* still live: the program may retry */
+			atomic_fetch_sub(&e->ops_pending, 1);
+			complete(e, q, DOCA_FLOW_ENTRY_STATUS_ERROR, DOCA_FLOW_ENTRY_OP_DEL);
+			break;
+		}
 		/* The callback may still read the entry's final counters. */
 		complete(e, q, DOCA_FLOW_ENTRY_STATUS_SUCCESS, DOCA_FLOW_ENTRY_OP_DEL);
 		pthread_mutex_lock(&flow_g.lock);

@@ -265,9 +265,10 @@ doca_error_t nic_entry_update(struct nic_entry *entry, const struct nic_actions 
 			      const struct nic_fwd *fwd);
 /*
  * Unlink an entry and wait until no datapath thread can still be using it. Its counter
- * stays readable until nic_entry_free().
+ * stays readable until nic_entry_free(). NO_MEMORY (CONTROL pipes: no room for the new
+ * table) leaves the entry live and unchanged.
  */
-void nic_entry_remove(struct nic_entry *entry);
+doca_error_t nic_entry_remove(struct nic_entry *entry);
 void nic_entry_free(struct nic_entry *entry);
 /* Own or shared counter; INVALID_VALUE when the entry has none. */
 doca_error_t nic_entry_counter_read(const struct nic_entry *entry, uint64_t *pkts, uint64_t *bytes);

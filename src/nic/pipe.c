@@ -253,17 +253,31 @@ static int ctrl_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : (x->seq > y->seq);
 }
 
-/* Publish a new priority-ordered array of the pipe's live entries (lock held). */
-static doca_error_t ctrl_rebuild(struct nic_pipe *p, struct nic_ctrl_table **retired)
+/* A table with room for n entries; allocated before a change so that the change either
+ * happens whole or not at all. */
+static struct nic_ctrl_table *ctrl_table_alloc(uint32_t n)
 {
-	struct nic_ctrl_table *t = malloc(sizeof(*t) + (size_t)p->nr_live * sizeof(t->e[0]));
-	if (t == NULL)
-		return DOCA_ERROR_NO_MEMORY;
+	return malloc(sizeof(struct nic_ctrl_table) + (size_t)n * sizeof(((struct nic_ctrl_table *)0)->e[0]));
+}
+
+/* Fill t with the pipe's live entries in priority order and publish it (lock held). */
+static void ctrl_publish(struct nic_pipe *p, struct nic_ctrl_table *t, struct nic_ctrl_table **retired)
+{
 	t->n = 0;
 	for (struct nic_entry *e = p->entries; e; e = e->list_next)
 		t->e[t->n++] = e;
 	qsort(t->e, t->n, sizeof(t->e[0]), ctrl_cmp);
 	*retired = atomic_exchange_explicit(&p->ctrl, t, memory_order_acq_rel);
+}
+
+/* Publish a new priority-ordered array of the pipe's live entries (lock held). */
+static doca_error_t ctrl_rebuild(struct nic_pipe *p, struct nic_ctrl_table **retired)
+{
+	struct nic_ctrl_table *t = ctrl_table_alloc(p->nr_live);
+
+	if (t == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	ctrl_publish(p, t, retired);
 	return DOCA_SUCCESS;
 }
 
@@ -461,12 +475,17 @@ doca_error_t nic_entry_update(struct nic_entry *e, const struct nic_actions *act
 	return DOCA_SUCCESS;
 }
 
-/* Unlink e from the datapath structures (lock held); returns a retired CONTROL table. */
-static struct nic_ctrl_table *entry_unlink(struct nic_pipe *p, struct nic_entry *e)
+/* Unlink e from the datapath structures (lock held); *retired gets the CONTROL table
+ * that readers may still hold. NO_MEMORY leaves everything as it was. */
+static doca_error_t entry_unlink(struct nic_pipe *p, struct nic_entry *e, struct nic_ctrl_table **retired)
 {
-	struct nic_ctrl_table *retired = NULL;
+	struct nic_ctrl_table *t = NULL;
+
+	*retired = NULL;
 	if (!e->linked)
-		return NULL;
+		return DOCA_SUCCESS;
+	if (p->type == NIC_PIPE_CONTROL && (t = ctrl_table_alloc(p->nr_live)) == NULL)
+		return DOCA_ERROR_NO_MEMORY;
 	if (p->type == NIC_PIPE_BASIC) {
 		_Atomic(struct nic_entry *) *link = &p->slots[e->hash & p->bucket_mask];
 		struct nic_entry *cur;
@@ -480,22 +499,27 @@ static struct nic_ctrl_table *entry_unlink(struct nic_pipe *p, struct nic_entry 
 	}
 	list_unlink(p, e);
 	e->linked = false;
-	if (p->type == NIC_PIPE_CONTROL && ctrl_rebuild(p, &retired) != DOCA_SUCCESS) {
-		/* Without memory for a new table, publish an empty one is impossible too:
-		 * keep the old table but make the entry unmatchable by disabling it. */
-		atomic_store_explicit(&e->enabled, false, memory_order_release);
-	}
-	return retired;
+	if (t != NULL)
+		ctrl_publish(p, t, retired);
+	return DOCA_SUCCESS;
 }
 
-void nic_entry_remove(struct nic_entry *e)
+doca_error_t nic_entry_remove(struct nic_entry *e)
 {
 	struct nic_pipe *p = e->pipe;
+	struct nic_ctrl_table *retired;
+	doca_error_t err;
+
 	pthread_mutex_lock(&p->lock);
-	struct nic_ctrl_table *retired = entry_unlink(p, e);
+	err = entry_unlink(p, e, &retired);
 	pthread_mutex_unlock(&p->lock);
+	if (err != DOCA_SUCCESS) {
+		CORE_LOG_ERR("pipe '%s': no memory for the new CONTROL table; the entry stays", p->name);
+		return err;
+	}
 	nic_dp_synchronize();
 	free(retired);
+	return DOCA_SUCCESS;
 }
 
 void nic_entry_free(struct nic_entry *e)
