@@ -378,9 +378,15 @@ void nic_traffic_kick(uint16_t port)
 		return;
 	pthread_mutex_lock(&lock);
 	/* An idle entries_process before the root pipe exists must not count: the rule is
-	 * "root pipe present and its entries processed". */
-	if (sources[port].attached && !sources[port].kicked && nic_port_root(port) != NULL) {
-		sources[port].kicked = true;
+	 * "root pipe present and its entries processed". A switch manager's entries are
+	 * its representors' too, so their sources start with it. */
+	for (uint16_t i = 0; i < NIC_MAX_PORTS; i++) {
+		struct source *s = &sources[i];
+		int32_t mgr = atomic_load_explicit(&nic_port_hot[i].manager, memory_order_relaxed);
+
+		if ((i != port && mgr != port) || !s->attached || s->kicked || nic_port_root(i) == NULL)
+			continue;
+		s->kicked = true;
 		pthread_cond_broadcast(&cond);
 	}
 	pthread_mutex_unlock(&lock);

@@ -287,6 +287,60 @@ static void test_process_before_root_does_not_start(void **state)
 	core_config_reload();
 }
 
+/* Switch mode: the manager's entries_process starts its representors' sources too
+ * (otherwise they would wait for the 1 s fallback). */
+static void test_representor_source_starts_with_manager(void **state)
+{
+	struct doca_flow_cfg *cfg;
+	struct doca_flow_port_cfg *pc;
+	struct doca_flow_port *mgr, *rep;
+	struct doca_flow_pipe_cfg *pcfg;
+	struct doca_flow_pipe *root;
+	struct doca_flow_match m;
+	struct doca_flow_fwd to_mgr = {.type = DOCA_FLOW_FWD_PORT, .port_id = 0};
+	struct flowdpa_port_stats st;
+	(void)state;
+
+	setenv("FLOWDPA_PORT1_RX", "gen:flows=4,pkts=100,seed=2", 1);
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_cfg_create(&cfg), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_cfg_set_pipe_queues(cfg, 1), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_cfg_set_mode_args(cfg, "switch,hws"), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_init(cfg), DOCA_SUCCESS);
+	doca_flow_cfg_destroy(cfg);
+	assert_int_equal(doca_flow_port_cfg_create(&pc), DOCA_SUCCESS);
+	doca_flow_port_cfg_set_port_id(pc, 0);
+	doca_flow_port_cfg_set_dev(pc, NULL);
+	assert_int_equal(doca_flow_port_start(pc, &mgr), DOCA_SUCCESS);
+	doca_flow_port_cfg_destroy(pc);
+	assert_int_equal(doca_flow_port_cfg_create(&pc), DOCA_SUCCESS);
+	doca_flow_port_cfg_set_port_id(pc, 1);
+	doca_flow_port_cfg_set_dev_rep(pc, NULL);
+	assert_int_equal(doca_flow_port_start(pc, &rep), DOCA_SUCCESS);
+	doca_flow_port_cfg_destroy(pc);
+
+	memset(&m, 0, sizeof(m));
+	m.parser_meta.port_id = UINT16_MAX;
+	assert_int_equal(doca_flow_pipe_cfg_create(&pcfg, mgr), DOCA_SUCCESS);
+	set_flow_pipe_cfg(pcfg, "SWITCH_ROOT", DOCA_FLOW_PIPE_BASIC, true);
+	doca_flow_pipe_cfg_set_match(pcfg, &m, NULL);
+	assert_int_equal(doca_flow_pipe_create(pcfg, &to_mgr, NULL, &root), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(pcfg);
+	m.parser_meta.port_id = 1;
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, root, &m, 0, NULL, NULL, NULL, 0, NULL, NULL), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_entries_process(mgr, 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	/* well inside the 1 s fallback: only the kick can have started it */
+	assert_int_equal(flowdpa_traffic_wait(700), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_stats_get(1, &st), DOCA_SUCCESS);
+	assert_int_equal(st.rx_pkts, 100);
+	doca_flow_pipe_destroy(root);
+	doca_flow_port_stop(rep);
+	doca_flow_port_stop(mgr);
+	doca_flow_destroy();
+	unsetenv("FLOWDPA_PORT1_RX");
+	core_config_reload();
+}
+
 /* Port start with a source that must not be played: IO_FAILED, and the port stays down. */
 static void expect_source_refused(const char *path)
 {
@@ -399,6 +453,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_paced_source),
 		cmocka_unit_test(test_bad_source),
 		cmocka_unit_test(test_process_before_root_does_not_start),
+		cmocka_unit_test(test_representor_source_starts_with_manager),
 		cmocka_unit_test(test_non_ethernet_capture_refused),
 		cmocka_unit_test(test_truncated_capture_refused),
 	};
