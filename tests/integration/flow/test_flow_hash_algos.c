@@ -336,6 +336,38 @@ static void test_index_selector_states(void **state)
 	assert_int_equal(doca_flow_external_resource_destroy(sel), DOCA_SUCCESS);
 }
 
+/* SELECT_ENABLED scan over index-selector slots: the scan honours DISABLE only, and a
+ * skip is consumed only by a packet whose algorithm chose that index (as documented in
+ * docs/external-resources.md). */
+static void test_selector_scan_and_skips(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe_entry *e[8];
+	struct doca_flow_external_resource *sel = make_res(DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR, 8);
+	struct hp_opts o = {.alg = DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_IDENTITY |
+				   DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_SELECT_ENABLED,
+			    .nr_entries = 8,
+			    .dport_identity = true,
+			    .sel = sel};
+	struct doca_flow_pipe *pipe = hash_root(&o, e);
+	enum doca_flow_index_selector_op st;
+
+	doca_flow_external_resource_index_selector_set(sel, 2, DOCA_FLOW_INDEX_SELECTOR_OP_DISABLE);
+	doca_flow_external_resource_index_selector_set(sel, 3, DOCA_FLOW_INDEX_SELECTOR_OP_SKIP_ONCE);
+	/* chose 2 (disabled): the scan reaches 3 and uses it, leaving its skip alone */
+	assert_int_equal(send_dport(2), 103);
+	assert_int_equal(doca_flow_external_resource_index_selector_get(sel, 3, &st), DOCA_SUCCESS);
+	assert_int_equal(st, DOCA_FLOW_INDEX_SELECTOR_OP_SKIP_ONCE);
+	/* chose 3: the skip is consumed, the scan moves on to 4 */
+	assert_int_equal(send_dport(3), 104);
+	assert_int_equal(doca_flow_external_resource_index_selector_get(sel, 3, &st), DOCA_SUCCESS);
+	assert_int_equal(st, DOCA_FLOW_INDEX_SELECTOR_OP_ENABLE);
+	assert_int_equal(send_dport(3), 103);
+	assert_int_equal(ft_miss_pkts(pipe), 0);
+	doca_flow_pipe_destroy(pipe);
+	assert_int_equal(doca_flow_external_resource_destroy(sel), DOCA_SUCCESS);
+}
+
 static void test_memory_counting(void **state)
 {
 	(void)state;
@@ -403,6 +435,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_random, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_flooding, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_selector_states, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_selector_scan_and_skips, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory_counting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resource_too_small, setup, teardown),
 	};
