@@ -423,40 +423,28 @@ static bool a_used(const struct adesc *d, const struct doca_flow_actions *sel)
 	return d->l3 == 0 || (d->l3 == 2) == v6;
 }
 
+/* Where each rewrite field's value lives in struct nic_actions (meta words follow). */
+static const struct {
+	uint16_t off;
+	uint8_t len;
+} a_slot[NIC_AF_META] = {
+	[NIC_AF_ETH_SRC] = {offsetof(struct nic_actions, eth_src), 6},
+	[NIC_AF_ETH_DST] = {offsetof(struct nic_actions, eth_dst), 6},
+	[NIC_AF_IP4_SRC] = {offsetof(struct nic_actions, ip4_src), 4},
+	[NIC_AF_IP4_DST] = {offsetof(struct nic_actions, ip4_dst), 4},
+	[NIC_AF_IP_TTL] = {offsetof(struct nic_actions, ttl), 1},
+	[NIC_AF_IP6_SRC] = {offsetof(struct nic_actions, ip6_src), 16},
+	[NIC_AF_IP6_DST] = {offsetof(struct nic_actions, ip6_dst), 16},
+	[NIC_AF_L4_SRC] = {offsetof(struct nic_actions, l4_src), 2},
+	[NIC_AF_L4_DST] = {offsetof(struct nic_actions, l4_dst), 2},
+};
+
 static void a_store(struct nic_actions *na, int af, const uint8_t *src)
 {
-	switch (af) {
-	case NIC_AF_ETH_SRC:
-		memcpy(na->eth_src, src, 6);
-		break;
-	case NIC_AF_ETH_DST:
-		memcpy(na->eth_dst, src, 6);
-		break;
-	case NIC_AF_IP4_SRC:
-		memcpy(&na->ip4_src, src, 4);
-		break;
-	case NIC_AF_IP4_DST:
-		memcpy(&na->ip4_dst, src, 4);
-		break;
-	case NIC_AF_IP_TTL:
-		na->ttl = src[0];
-		break;
-	case NIC_AF_IP6_SRC:
-		memcpy(na->ip6_src, src, 16);
-		break;
-	case NIC_AF_IP6_DST:
-		memcpy(na->ip6_dst, src, 16);
-		break;
-	case NIC_AF_L4_SRC:
-		memcpy(&na->l4_src, src, 2);
-		break;
-	case NIC_AF_L4_DST:
-		memcpy(&na->l4_dst, src, 2);
-		break;
-	default:
+	if (af < NIC_AF_META)
+		memcpy((uint8_t *)na + a_slot[af].off, src, a_slot[af].len);
+	else
 		memcpy(&na->meta[af - NIC_AF_META], src, 4);
-		break;
-	}
 	na->fields |= 1u << af;
 }
 

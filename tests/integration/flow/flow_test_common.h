@@ -291,4 +291,21 @@ static inline void ft_log_init(void)
 		doca_log_backend_set_sdk_level(be, DOCA_LOG_LEVEL_WARNING);
 }
 
+/* The fixture most flow tests share: one queue, VNF mode, ports 0 and 1 started. */
+static inline int ft_setup_two_ports(struct doca_flow_port *ports[2], struct entries_status *status)
+{
+	ft_log_init();
+	memset(status, 0, sizeof(*status));
+	if (init_doca_flow(1, "vnf,hws") != DOCA_SUCCESS)
+		return -1;
+	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+}
+
+static inline int ft_teardown_two_ports(struct doca_flow_port *ports[2])
+{
+	stop_doca_flow_ports(2, ports);
+	doca_flow_destroy();
+	return 0;
+}
+
 #endif /* FLOW_TEST_COMMON_H_ */

@@ -22,19 +22,13 @@ static struct entries_status status;
 static int setup(void **state)
 {
 	(void)state;
-	ft_log_init();
-	memset(&status, 0, sizeof(status));
-	if (init_doca_flow(1, "vnf,hws") != DOCA_SUCCESS)
-		return -1;
-	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+	return ft_setup_two_ports(ports, &status);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	stop_doca_flow_ports(2, ports);
-	doca_flow_destroy();
-	return 0;
+	return ft_teardown_two_ports(ports);
 }
 
 struct hp_opts {
