@@ -237,7 +237,7 @@ void doca_flow_destroy(void)
 	flow_g.inited = false;
 	pthread_mutex_unlock(&flow_g.lock);
 	nic_shutdown();
-	flow_attr_cache_drain();
+	flow_op_cache_drain();
 	while (p) {
 		struct doca_flow_pipe *next = p->all_next;
 		p->magic = 0;

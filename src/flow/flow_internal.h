@@ -20,6 +20,7 @@
 #define FLOW_PIPE_DEAD 0x66646561u   /* "fdea" */
 #define FLOW_ENTRY_MAGIC 0x66656e74u /* "fent" */
 #define FLOW_ENTRY_DEAD 0x66646e74u
+#define FLOW_ENTRY_BUSY 0x66627379u /* "fbsy": a pool slot being filled by an add */
 #define FLOW_EXTRES_MAGIC 0x66657872u /* "fexr" */
 #define FLOW_MAX_ACTIONS 8
 #define FLOW_MAX_QUEUES 256
@@ -52,15 +53,27 @@ enum flow_op_type {
 	FLOW_OP_DEL,
 };
 
+/*
+ * A queued operation: a link and its kind. ADD and UPD records (flow_entry.c's
+ * per-thread cache) name their entry; a DEL is embedded in its entry, which it follows
+ * from. Sixteen bytes, so that an entry fits one cache line.
+ */
 struct flow_op {
-	enum flow_op_type type;
-	struct doca_flow_pipe_entry *entry;
 	struct flow_op *next;
+	enum flow_op_type type;
 };
 
-/* An update carries its new state; ADD and DEL ops are embedded in the entry. */
+/* An add carries what it will insert into the NIC; freed once it has run. */
+struct flow_add_op {
+	struct flow_op op;
+	struct doca_flow_pipe_entry *entry;
+	struct nic_entry_attr attr;
+};
+
+/* An update carries its new state. */
 struct flow_upd_op {
 	struct flow_op op;
+	struct doca_flow_pipe_entry *entry;
 	struct nic_actions actions;
 	uint32_t ps_value;
 	struct nic_fwd fwd;
@@ -124,11 +137,14 @@ struct doca_flow_external_resource {
 	struct doca_flow_external_resource *next;
 };
 
+#define FLOW_ACT_ROWS 16 /* rewritable doca_flow_actions fields (flow_match.c) */
+
 /* A translated action template: fixed rewrites plus the fields each entry supplies. */
 struct flow_act_tmpl {
 	struct nic_actions fixed;
 	uint32_t chg_fields;
 	int nr_chg;
+	uint8_t chg_rows[FLOW_ACT_ROWS]; /* the nr_chg changeable fields, so an entry visits only them */
 	int single_chg; /* the one changeable field when nr_chg == 1 */
 	bool v6;	/* the template rewrites IPv6 (not IPv4) fields */
 };
@@ -160,6 +176,8 @@ struct doca_flow_pipe_cfg {
 	struct doca_flow_external_resource *mem;
 };
 
+struct flow_heap_entry; /* flow_entry.c */
+
 struct doca_flow_pipe {
 	uint32_t magic;
 	struct doca_flow_port *port;
@@ -183,32 +201,46 @@ struct doca_flow_pipe {
 	bool miss_counter;
 	struct doca_flow_external_resource *idxsel;
 	struct doca_flow_external_resource *mem;
-	uint32_t nr_entries_live; /* added and not yet removed (queued ones included) */
-	struct doca_flow_pipe_entry *entries;
+	_Atomic uint32_t nr_entries_live; /* added and not yet removed (queued ones included) */
+	struct flow_heap_entry *entries; /* heap entries (pool entries are not linked) */
+	/* HASH: one entry object per index, so an add allocates nothing (flow_entry_pool_*);
+	 * pool is pool_mem aligned to a cache line. */
+	struct doca_flow_pipe_entry *pool;
+	void *pool_mem;
 	struct doca_flow_pipe *port_next;
 	struct doca_flow_pipe *all_next;
 };
 
+/*
+ * A HASH pipe's entry at index i is pool[i] unless that slot is still taken (an add at
+ * an occupied index, or one queued before the old entry's DEL ran): then it comes from
+ * the heap like other pipes' entries (flow_entry.c's struct flow_heap_entry, which adds
+ * the pipe's list links). magic is also the slot's state: 0 / DEAD free, BUSY being
+ * filled, MAGIC live; an add claims a free slot with one compare-exchange. One cache
+ * line: an add writes a single line of the pool.
+ */
 struct doca_flow_pipe_entry {
-	uint32_t magic;
+	_Atomic uint32_t magic;
+	/* Operations queued and executed: while any is pending (queued != done) all are on
+	 * ops_queue, so the entry's DEL always runs last. Each count has one writer at a
+	 * time (queued: the producer holding the queue's lock; done: the thread processing
+	 * the queue), so neither needs a locked read-modify-write on the insertion path. */
+	_Atomic uint32_t ops_queued;
+	_Atomic uint32_t ops_done;
+	int32_t shared_id; /* shared counter id referenced, or -1 */
+	union {
+		uint32_t index;	   /* HASH */
+		uint32_t priority; /* CONTROL */
+	};
+	uint16_t ops_queue;
+	uint8_t status; /* enum doca_flow_entry_status */
+	bool del_queued;
 	struct doca_flow_pipe *pipe;
 	struct nic_entry *nic;
-	enum doca_flow_entry_status status;
-	bool del_queued;
 	void *usr_ctx;
-	int32_t shared_id; /* shared counter id referenced, or -1 */
-	struct doca_flow_pipe_entry *pipe_next, *pipe_prev;
-	uint32_t index;	   /* HASH */
-	uint32_t priority; /* CONTROL */
-	struct flow_op add_op;
 	struct flow_op del_op;
-	/* Operations queued and not yet executed, all on ops_queue: an entry's operations
-	 * stay on one queue while any is pending, so its DEL always runs last. */
-	_Atomic uint32_t ops_pending;
-	uint16_t ops_queue;
-	/* What the ADD will insert; freed once it has run, so a live entry stays small. */
-	struct nic_entry_attr *attr;
 };
+_Static_assert(sizeof(struct doca_flow_pipe_entry) == 64, "a pool slot is one cache line");
 
 struct flow_global {
 	pthread_mutex_t lock;
@@ -244,7 +276,14 @@ doca_error_t flow_fwd_convert(const struct doca_flow_fwd *fwd, struct nic_fwd *o
 /* Entry queues (flow_entry.c). */
 void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pipe);
 void flow_entry_destroy_all(struct doca_flow_pipe *pipe);
+/* HASH pipes: the entry pool (NO_MEMORY), freed by flow_entry_destroy_all or, for a pipe
+ * that failed to create, by flow_entry_pool_free. */
+doca_error_t flow_entry_pool_create(struct doca_flow_pipe *pipe);
+void flow_entry_pool_free(struct doca_flow_pipe *pipe);
+/* Each entry of the pipe (heap ones, then the pool's live ones by index), for dumps. */
+void flow_entry_for_each(struct doca_flow_pipe *pipe, void (*fn)(const struct doca_flow_pipe_entry *e, void *arg),
+			 void *arg);
 void flow_pipe_destroy_locked(struct doca_flow_pipe *pipe);
-void flow_attr_cache_drain(void);
+void flow_op_cache_drain(void);
 
 #endif /* FLOWDPA_FLOW_INTERNAL_H_ */

@@ -417,6 +417,8 @@ static const struct adesc a_fields[] = {
 	{A(meta.u32[4]), NIC_AF_META + 5, 0},
 };
 
+_Static_assert(sizeof(a_fields) / sizeof(a_fields[0]) <= FLOW_ACT_ROWS, "FLOW_ACT_ROWS is too small");
+
 static bool a_used(const struct adesc *d, const struct doca_flow_actions *sel)
 {
 	bool v6 = sel && sel->outer.l3_type == DOCA_FLOW_L3_TYPE_IP6;
@@ -484,7 +486,7 @@ doca_error_t flow_actions_template(const struct doca_flow_actions *a, const stru
 		bool masked = mask && !all_zero((const uint8_t *)mask + d->doff, d->dsize);
 		if (all_ones(v, d->dsize) || (masked && all_zero(v, d->dsize))) {
 			t->chg_fields |= 1u << d->af;
-			t->nr_chg++;
+			t->chg_rows[t->nr_chg++] = (uint8_t)i;
 			t->single_chg = d->af;
 		} else if (!all_zero(v, d->dsize)) {
 			a_store(&t->fixed, d->af, v);
@@ -502,13 +504,9 @@ void flow_actions_entry(const struct flow_act_tmpl *t, const struct doca_flow_ac
 	const struct doca_flow_actions *src = a ? a : &zero;
 	*out = t->fixed;
 	*ps_value = 0;
-	for (size_t i = 0; i < sizeof(a_fields) / sizeof(a_fields[0]); i++) {
-		const struct adesc *d = &a_fields[i];
-		if (!(t->chg_fields & (1u << d->af)))
-			continue;
-		/* The template's IPv4/IPv6 variant decides which row carries the field. */
-		if (d->l3 && (d->l3 == 2) != t->v6)
-			continue;
+	/* Only the template's changeable fields, already of its IPv4/IPv6 variant. */
+	for (int i = 0; i < t->nr_chg; i++) {
+		const struct adesc *d = &a_fields[t->chg_rows[i]];
 		const uint8_t *v = (const uint8_t *)src + d->doff;
 		if (d->af == ps_field) {
 			uint32_t x = 0;

@@ -321,6 +321,8 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 		p->ps_field = attr->ps_field = p->act[0].single_chg;
 	if (err == DOCA_SUCCESS)
 		err = flow_fwd_convert(fwd_miss, &attr->fwd_miss, who);
+	if (err == DOCA_SUCCESS && cfg->type == DOCA_FLOW_PIPE_HASH)
+		err = flow_entry_pool_create(p);
 
 	pthread_mutex_lock(&flow_g.lock);
 	if (err == DOCA_SUCCESS && !flow_port_valid(cfg->port, who))
@@ -341,6 +343,7 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 	pthread_mutex_unlock(&flow_g.lock);
 	free(attr);
 	if (err != DOCA_SUCCESS) {
+		flow_entry_pool_free(p);
 		free(p);
 		return err;
 	}
@@ -406,6 +409,23 @@ static const char *type_name(enum doca_flow_pipe_type t)
 	}
 }
 
+static void dump_entry(const struct doca_flow_pipe_entry *e, void *arg)
+{
+	FILE *f = arg;
+	uint64_t pk = 0, by = 0;
+	fprintf(f, "  entry");
+	if (e->pipe->type == DOCA_FLOW_PIPE_HASH)
+		fprintf(f, " index=%u", e->index);
+	if (e->pipe->type == DOCA_FLOW_PIPE_CONTROL)
+		fprintf(f, " priority=%u", e->priority);
+	fprintf(f, " status=%s", e->status == DOCA_FLOW_ENTRY_STATUS_SUCCESS ? "ok"
+				 : e->status == DOCA_FLOW_ENTRY_STATUS_ERROR ? "error"
+									     : "in-process");
+	if (e->nic && nic_entry_counter_read(e->nic, &pk, &by) == DOCA_SUCCESS)
+		fprintf(f, " pkts=%llu bytes=%llu", (unsigned long long)pk, (unsigned long long)by);
+	fprintf(f, "\n");
+}
+
 doca_error_t doca_flow_pipe_dump(struct doca_flow_pipe *pipe, FILE *f)
 {
 	if (!flow_pipe_valid(pipe, __func__))
@@ -420,19 +440,6 @@ doca_error_t doca_flow_pipe_dump(struct doca_flow_pipe *pipe, FILE *f)
 	if (has_miss)
 		fprintf(f, " miss_pkts=%llu miss_bytes=%llu", (unsigned long long)mp, (unsigned long long)mb);
 	fprintf(f, "\n");
-	for (struct doca_flow_pipe_entry *e = pipe->entries; e; e = e->pipe_next) {
-		uint64_t pk = 0, by = 0;
-		fprintf(f, "  entry");
-		if (pipe->type == DOCA_FLOW_PIPE_HASH)
-			fprintf(f, " index=%u", e->index);
-		if (pipe->type == DOCA_FLOW_PIPE_CONTROL)
-			fprintf(f, " priority=%u", e->priority);
-		fprintf(f, " status=%s", e->status == DOCA_FLOW_ENTRY_STATUS_SUCCESS ? "ok"
-					 : e->status == DOCA_FLOW_ENTRY_STATUS_ERROR ? "error"
-										     : "in-process");
-		if (e->nic && nic_entry_counter_read(e->nic, &pk, &by) == DOCA_SUCCESS)
-			fprintf(f, " pkts=%llu bytes=%llu", (unsigned long long)pk, (unsigned long long)by);
-		fprintf(f, "\n");
-	}
+	flow_entry_for_each(pipe, dump_entry, f);
 	return ferror(f) ? DOCA_ERROR_IO_FAILED : DOCA_SUCCESS;
 }

@@ -18,7 +18,7 @@ uint16_t flow_pipe_port_id(const struct doca_flow_pipe *pipe)
 
 uint32_t flow_pipe_nr_entries_added(const struct doca_flow_pipe *pipe)
 {
-	return flow_pipe_valid(pipe, __func__) ? pipe->nr_entries_live : 0;
+	return flow_pipe_valid(pipe, __func__) ? atomic_load_explicit(&pipe->nr_entries_live, memory_order_relaxed) : 0;
 }
 
 static bool res_ok(const struct doca_flow_external_resource *r, const char *who)

@@ -3,14 +3,17 @@
  * while a host thread removes, re-adds and updates its entries. Afterwards every
  * injected packet is accounted for exactly once: packets injected == sum of the live
  * entries' counters + the final counters of removed entries (read in their DEL
- * completion, after which no packet can reach them) + pipe misses. Run under TSan too.
+ * completion, after which no packet can reach them) + pipe misses. Also two threads,
+ * each on its own queue, adding the same HASH indices. Run under TSan too.
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -202,6 +205,93 @@ static void test_concurrent_provider_ops(void **state)
 	assert_true(misses > 0 && sum > 0);
 }
 
+#define RACE_ENTRIES 4096
+
+struct racer {
+	uint16_t q;
+	struct doca_flow_pipe *pipe;
+	uint32_t ok, failed; /* completions, counted by the racer's own processing */
+};
+
+static void race_cb(struct doca_flow_pipe_entry *entry, uint16_t q, enum doca_flow_entry_status st,
+		    enum doca_flow_entry_op op, void *ctx)
+{
+	(void)entry;
+	struct racer *r = ctx;
+	assert_int_equal(q, r->q);
+	assert_int_equal(op, DOCA_FLOW_ENTRY_OP_ADD);
+	if (st == DOCA_FLOW_ENTRY_STATUS_SUCCESS)
+		r->ok++;
+	else
+		r->failed++;
+}
+
+static void *racer(void *arg)
+{
+	struct racer *r = arg;
+	for (uint32_t i = 0; i < RACE_ENTRIES; i++) {
+		assert_int_equal(doca_flow_pipe_hash_add_entry(r->q, r->pipe, i, 0, NULL, NULL, NULL, 0, r, NULL),
+				 DOCA_SUCCESS);
+		if (i % 64 == 63)
+			assert_int_equal(doca_flow_entries_process(ports[0], r->q, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	}
+	assert_int_equal(doca_flow_entries_process(ports[0], r->q, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	return NULL;
+}
+
+/* Both threads add every index of one HASH pipe, each on its own queue: each index is
+ * won by exactly one add, the other completes with ERROR (an entry object of its own,
+ * freed with the pipe), whatever the interleaving. */
+static void test_same_index_two_queues(void **state)
+{
+	(void)state;
+	struct doca_flow_match mask;
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *hash;
+	memset(&mask, 0, sizeof(mask));
+	mask.outer.ip4.dst_ip = 0xffffffff;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, "RACE", DOCA_FLOW_PIPE_HASH, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, RACE_ENTRIES), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, NULL, &mask), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &hash), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	struct racer r[2] = {{.q = 0, .pipe = hash}, {.q = 1, .pipe = hash}};
+	pthread_t th[2];
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, racer, &r[i]), 0);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	assert_int_equal(r[0].ok + r[1].ok, RACE_ENTRIES);
+	assert_int_equal(r[0].failed + r[1].failed, RACE_ENTRIES);
+	/* The failed entries stay until removed (here: with the pipe). */
+	assert_int_equal(flow_pipe_nr_entries_added(hash), 2 * RACE_ENTRIES);
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	assert_int_equal(doca_flow_pipe_dump(hash, f), DOCA_SUCCESS);
+	rewind(f);
+	char line[256];
+	uint32_t ok_lines = 0, err_lines = 0;
+	while (fgets(line, sizeof(line), f)) {
+		ok_lines += strstr(line, "status=ok") != NULL;
+		err_lines += strstr(line, "status=error") != NULL;
+	}
+	fclose(f);
+	assert_int_equal(ok_lines, RACE_ENTRIES);
+	assert_int_equal(err_lines, RACE_ENTRIES);
+	doca_flow_pipe_destroy(hash);
+}
+
+static int setup_race(void **state)
+{
+	(void)state;
+	ft_log_init();
+	if (init_doca_flow_cb(2, "vnf,hws", race_cb) != DOCA_SUCCESS)
+		return -1;
+	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -224,6 +314,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_concurrent_updates, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_provider_ops, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_same_index_two_queues, setup_race, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

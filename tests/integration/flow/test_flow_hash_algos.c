@@ -1,8 +1,8 @@
 /*
  * test_flow_hash_algos.c - every HASH-pipe map algorithm (HASH, RANDOM, IDENTITY,
  * ROUND_ROBIN, FLOODING, SELECT_ENABLED), entry disable/enable and path-selector
- * replace as the provider will call them (nic.h), every index-selector state, and
- * memory-resource counting, each checked on real packets.
+ * replace as the provider will call them (nic.h), every index-selector state,
+ * memory-resource counting and re-adding at an index, each checked on real packets.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -206,6 +206,82 @@ static void test_identity(void **state)
 	/* IDENTITY supports update only: disable fails. */
 	assert_int_equal(nic_hash_entry_set_enabled(flow_pipe_nic(pipe), 3, false), DOCA_ERROR_NOT_SUPPORTED);
 	assert_int_equal(nic_hash_entry_set_enabled(flow_pipe_nic(pipe), 3, true), DOCA_SUCCESS);
+}
+
+static doca_error_t add_at(struct doca_flow_pipe *pipe, uint32_t index, uint16_t sport,
+			   struct doca_flow_pipe_entry **e)
+{
+	struct doca_flow_actions act;
+	memset(&act, 0, sizeof(act));
+	act.outer.udp.l4_port.src_port = DOCA_HTOBE16(sport);
+	return doca_flow_pipe_hash_add_entry(0, pipe, index, 0, &act, NULL, NULL, 0, &status, e);
+}
+
+static uint32_t dump_lines(struct doca_flow_pipe *pipe, const char *what)
+{
+	FILE *f = tmpfile();
+	char line[256];
+	uint32_t n = 0;
+	assert_non_null(f);
+	assert_int_equal(doca_flow_pipe_dump(pipe, f), DOCA_SUCCESS);
+	rewind(f);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, what) != NULL;
+	fclose(f);
+	return n;
+}
+
+/* An index added again: while the old entry's DEL is still queued the new entry is a
+ * separate object and runs after it; once the DEL ran, the old handle is refused
+ * (not a live entry) and a later add at the index gets that object back. */
+static void test_index_reuse(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe_entry *e[4], *again, *third, *dup;
+	struct hp_opts o = {.alg = DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_IDENTITY, .nr_entries = 4, .dport_identity = true};
+	struct doca_flow_pipe *pipe = hash_root(&o, e);
+	assert_int_equal(flow_pipe_nr_entries_added(pipe), 4);
+
+	memset(&status, 0, sizeof(status));
+	assert_int_equal(doca_flow_pipe_remove_entry(0, 0, e[2]), DOCA_SUCCESS);
+	assert_int_equal(add_at(pipe, 2, 200, &again), DOCA_SUCCESS);
+	assert_ptr_not_equal(again, e[2]);
+	assert_int_equal(flow_pipe_nr_entries_added(pipe), 5); /* the DEL has not run yet */
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(status.nb_del, 1);
+	assert_int_equal(status.nb_add, 1);
+	assert_false(status.failure);
+	assert_int_equal(flow_pipe_nr_entries_added(pipe), 4);
+	assert_int_equal(send_dport(2), 200);
+	assert_int_equal(ft_entry_pkts(again), 1);
+	assert_int_equal(doca_flow_pipe_entry_get_status(e[2]), DOCA_FLOW_ENTRY_STATUS_ERROR);
+	assert_int_equal(doca_flow_pipe_remove_entry(0, 0, e[2]), DOCA_ERROR_INVALID_VALUE);
+
+	assert_int_equal(doca_flow_pipe_remove_entry(0, 0, again), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(send_dport(2), 0);
+	assert_int_equal(dump_lines(pipe, "index="), 3);
+	assert_int_equal(add_at(pipe, 2, 201, &third), DOCA_SUCCESS);
+	assert_ptr_equal(third, e[2]);
+	assert_int_equal(doca_flow_pipe_entry_get_status(third), DOCA_FLOW_ENTRY_STATUS_IN_PROCESS);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_entry_get_status(third), DOCA_FLOW_ENTRY_STATUS_SUCCESS);
+	assert_int_equal(send_dport(2), 201);
+	assert_int_equal(ft_entry_pkts(third), 1); /* a fresh counter */
+	assert_int_equal(dump_lines(pipe, "index=2 status=ok"), 1);
+
+	/* An add at an occupied index completes with ERROR and leaves the live entry. */
+	assert_int_equal(add_at(pipe, 1, 202, &dup), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_true(status.failure);
+	assert_int_equal(doca_flow_pipe_entry_get_status(dup), DOCA_FLOW_ENTRY_STATUS_ERROR);
+	assert_int_equal(doca_flow_pipe_entry_get_status(e[1]), DOCA_FLOW_ENTRY_STATUS_SUCCESS);
+	assert_int_equal(send_dport(1), 101);
+	assert_int_equal(dump_lines(pipe, "status=error"), 1);
+	assert_int_equal(doca_flow_pipe_remove_entry(0, 0, dup), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(flow_pipe_nr_entries_added(pipe), 4);
+	assert_int_equal(send_dport(1), 101);
 }
 
 static void test_round_robin(void **state)
@@ -425,6 +501,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hash_and_disable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_select_enabled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_identity, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_index_reuse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_round_robin, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_random, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_flooding, setup, teardown),

@@ -2,7 +2,8 @@
  * test_flow_lifecycle.c - object lifecycles of doca_flow on the software NIC: removal
  * of a still-queued add, pipe destroy with queued operations (no late callbacks),
  * flush and stop with live pipes, doca_flow_destroy with ports still started, repeated
- * init/destroy cycles, external resources held by an export.
+ * init/destroy cycles, external resources held by an export, HASH pipes (whose entries
+ * live in a per-pipe pool) destroyed with entries live and queued.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -153,6 +154,72 @@ static void test_destroy_with_queued_ops(void **state)
 	dport_pipe(true);
 }
 
+static struct doca_flow_pipe *hash_pipe(uint32_t nr_entries)
+{
+	struct doca_flow_match mask;
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_SHARED};
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *p = NULL;
+	memset(&mask, 0, sizeof(mask));
+	mask.outer.ip4.dst_ip = 0xffffffff;
+	mon.shared_counter.shared_counter_id = UINT32_MAX; /* each entry names one */
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	set_flow_pipe_cfg(cfg, "hash", DOCA_FLOW_PIPE_HASH, true);
+	doca_flow_pipe_cfg_set_nr_entries(cfg, nr_entries);
+	doca_flow_pipe_cfg_set_match(cfg, NULL, &mask);
+	doca_flow_pipe_cfg_set_monitor(cfg, &mon);
+	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &p), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	return p;
+}
+
+static struct doca_flow_pipe_entry *hash_add(struct doca_flow_pipe *p, uint32_t index, uint32_t counter_id)
+{
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_SHARED};
+	struct doca_flow_pipe_entry *e = NULL;
+	mon.shared_counter.shared_counter_id = counter_id;
+	assert_int_equal(doca_flow_pipe_hash_add_entry(0, p, index, 0, NULL, &mon, NULL, 0, NULL, &e), DOCA_SUCCESS);
+	return e;
+}
+
+/* Destroying a HASH pipe drops its queued adds silently and releases what its live
+ * entries hold (the shared counter), also once its entries were all removed. */
+static void test_hash_destroy_with_entries(void **state)
+{
+	(void)state;
+	uint32_t id;
+	assert_int_equal(doca_flow_port_shared_resource_get(ports[0], DOCA_FLOW_SHARED_RESOURCE_COUNTER, &id),
+			 DOCA_SUCCESS);
+	struct doca_flow_pipe *p = hash_pipe(8);
+	hash_add(p, 0, id);
+	struct doca_flow_pipe_entry *e5 = hash_add(p, 5, id);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(nops, 2);
+	hash_add(p, 1, id); /* left queued, as is the remove */
+	assert_int_equal(doca_flow_pipe_remove_entry(0, 0, e5), DOCA_SUCCESS);
+	assert_int_equal(flow_pipe_nr_entries_added(p), 3);
+	assert_int_equal(doca_flow_port_shared_resource_put(ports[0], DOCA_FLOW_SHARED_RESOURCE_COUNTER, id),
+			 DOCA_ERROR_IN_USE);
+	doca_flow_pipe_destroy(p);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(nops, 2);
+	assert_int_equal(doca_flow_port_shared_resource_put(ports[0], DOCA_FLOW_SHARED_RESOURCE_COUNTER, id),
+			 DOCA_SUCCESS);
+
+	assert_int_equal(doca_flow_port_shared_resource_get(ports[0], DOCA_FLOW_SHARED_RESOURCE_COUNTER, &id),
+			 DOCA_SUCCESS);
+	p = hash_pipe(64);
+	struct doca_flow_pipe_entry *e = hash_add(p, 63, id);
+	assert_int_equal(doca_flow_pipe_remove_entry(0, 0, e), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(nops, 4);
+	assert_int_equal(flow_pipe_nr_entries_added(p), 0);
+	doca_flow_pipe_destroy(p);
+	assert_int_equal(doca_flow_port_shared_resource_put(ports[0], DOCA_FLOW_SHARED_RESOURCE_COUNTER, id),
+			 DOCA_SUCCESS);
+}
+
 static void test_destroy_with_live_ports(void **state)
 {
 	(void)state;
@@ -211,6 +278,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cross_queue_ops_refused_while_pending, setup_two_queues, teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_with_queued_ops, setup, teardown),
 		cmocka_unit_test(test_destroy_with_live_ports),
+		cmocka_unit_test_setup_teardown(test_hash_destroy_with_entries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resource_export_hold, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -270,6 +270,10 @@ static void test_pipe_cfg_and_create(void **state)
 	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
 	set_flow_pipe_cfg(cfg, "root2", DOCA_FLOW_PIPE_BASIC, true);
 	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &p), DOCA_ERROR_ALREADY_EXIST);
+	/* Refused by the NIC after the HASH entry pool exists: the pool goes too (leak check). */
+	set_flow_pipe_cfg(cfg, "root2", DOCA_FLOW_PIPE_HASH, true);
+	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &p), DOCA_ERROR_ALREADY_EXIST);
+	set_flow_pipe_cfg(cfg, "root2", DOCA_FLOW_PIPE_BASIC, true);
 	struct doca_flow_pipe *next = simple_basic("next", false, 4);
 	doca_flow_pipe_destroy(next);
 	struct doca_flow_fwd to_dead = {.type = DOCA_FLOW_FWD_PIPE, .next_pipe = next};
