@@ -10,9 +10,10 @@
  *   insert: hash_add_entry + entries_process into a 1M-entry HASH pipe, entries/s.
  * One worker is timed with its thread CPU time (like the peer); two workers by wall
  * time over both. Counters are checked against the packets sent.
- * Output: key=value lines. Usage: bench_datapath [-q] [-1] [-i]
- * (-q: fewer packets; -1: W1 N=1024 with one worker only; -i: insertion only; both
- * for profiling).
+ * Output: key=value lines, each figure the median of RUNS runs (default 5) with its
+ * min-max range. Usage: bench_datapath [-q] [-1] [-2] [-i] [-n N] [-r RUNS]
+ * (-q: fewer packets; for profiling, only the parts given: -1 W1 with one worker,
+ * N=1024 or -n N; -2 W2; -i insertion).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 
 static struct doca_flow_port *ports[2];
 static uint64_t pkts_per_run = 20000000;
+static int reps = 5; /* each figure is the median of this many runs */
 static bool one_worker; /* -1: profile the one-worker W1 N=1024 run alone */
 
 static double now_s(clockid_t c)
@@ -179,6 +181,19 @@ static struct doca_flow_pipe_entry **w1_build(uint32_t n, struct doca_flow_pipe 
 	return e;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Print key=median of v[0..reps-1], and key_range=min-max. */
+static void print_median(const char *key, double *v)
+{
+	qsort(v, (size_t)reps, sizeof(*v), cmp_double);
+	printf("%s=%.2f\n%s_range=%.2f-%.2f\n", key, v[reps / 2], key, v[0], v[reps - 1]);
+}
+
 static uint64_t sum_entries(struct doca_flow_pipe_entry **e, uint32_t n)
 {
 	uint64_t s = 0;
@@ -201,10 +216,18 @@ static void bench_w1(uint32_t n, const char *tag)
 	struct doca_flow_pipe *pipe;
 	struct doca_flow_pipe_entry **e = w1_build(n, &pipe);
 	enum walk walk = n > 4096 ? WALK_LCG : WALK_CYCLE;
-	double m1 = run_workers(1, walk, n, 0);
-	double m2 = one_worker ? 0 : run_workers(2, walk, n, 0);
-	check_counted(tag, sum_entries(e, n), (one_worker ? 1 : 2) * pkts_per_run); /* runs of pkts_per_run */
-	printf("w1_%s_1w_mpps=%.2f\nw1_%s_2w_mpps=%.2f\n", tag, m1, tag, m2);
+	double m1[reps], m2[reps];
+	for (int r = 0; r < reps; r++) { /* alternated, so that a noisy moment hits both */
+		m1[r] = run_workers(1, walk, n, 0);
+		m2[r] = one_worker ? 0 : run_workers(2, walk, n, 0);
+	}
+	/* Every run sends pkts_per_run packets. */
+	check_counted(tag, sum_entries(e, n), (uint64_t)reps * (one_worker ? 1 : 2) * pkts_per_run);
+	char key[48];
+	snprintf(key, sizeof(key), "w1_%s_1w_mpps", tag);
+	print_median(key, m1);
+	snprintf(key, sizeof(key), "w1_%s_2w_mpps", tag);
+	print_median(key, m2);
 	fflush(stdout);
 	doca_flow_pipe_destroy(pipe);
 	free(e);
@@ -265,17 +288,22 @@ static void bench_w2(void)
 		TRY(doca_flow_pipe_basic_add_entry(0, root, &m, 0, NULL, NULL, NULL, 0, &status, NULL));
 	}
 	process_all();
-	double m1 = run_workers(1, WALK_CYCLE, n, 1);
-	double m2 = run_workers(2, WALK_CYCLE, n, 1);
-	check_counted("w2", sum_entries(he, n), 2 * pkts_per_run);
-	printf("w2_1w_mpps=%.2f\nw2_2w_mpps=%.2f\n", m1, m2);
+	double m1[reps], m2[reps];
+	for (int r = 0; r < reps; r++) {
+		m1[r] = run_workers(1, WALK_CYCLE, n, 1);
+		m2[r] = run_workers(2, WALK_CYCLE, n, 1);
+	}
+	check_counted("w2", sum_entries(he, n), (uint64_t)reps * 2 * pkts_per_run);
+	print_median("w2_1w_mpps", m1);
+	print_median("w2_2w_mpps", m2);
 	fflush(stdout);
 	doca_flow_pipe_destroy(root);
 	doca_flow_pipe_destroy(hash);
 	free(he);
 }
 
-static void bench_insert(void)
+/* One insertion run into a new 1M-entry HASH pipe: entries/s, *create_s the pipe's creation. */
+static double insert_run(double *create_s)
 {
 	const uint32_t n = 1u << 20;
 	struct doca_flow_match mask;
@@ -296,7 +324,7 @@ static void bench_insert(void)
 	TRY(doca_flow_pipe_cfg_set_monitor(cfg, &mon));
 	double tc = now_s(CLOCK_MONOTONIC);
 	TRY(doca_flow_pipe_create(cfg, &to1, NULL, &hash));
-	tc = now_s(CLOCK_MONOTONIC) - tc;
+	*create_s = now_s(CLOCK_MONOTONIC) - tc;
 	doca_flow_pipe_cfg_destroy(cfg);
 	memset(&status, 0, sizeof(status));
 	double t0 = now_s(CLOCK_MONOTONIC);
@@ -312,43 +340,76 @@ static void bench_insert(void)
 	double dt = now_s(CLOCK_MONOTONIC) - t0;
 	if (status.nb_processed != (int)n || status.failure)
 		die("insert completions", DOCA_ERROR_UNKNOWN);
-	printf("insert_meps=%.2f\ninsert_pipe_create_s=%.3f\n", (double)n / dt / 1e6, tc);
-	fflush(stdout);
 	doca_flow_pipe_destroy(hash);
+	return (double)n / dt / 1e6;
+}
+
+static void bench_insert(void)
+{
+	double meps[reps], create[reps];
+	for (int r = 0; r < reps; r++)
+		meps[r] = insert_run(&create[r]);
+	print_median("insert_meps", meps);
+	print_median("insert_pipe_create_s", create);
+	fflush(stdout);
 }
 
 int main(int argc, char **argv)
 {
-	/* -q: fewer packets; -1: W1 with N=1024 only (for profiling) */
-	bool only_hot = false, only_insert = false;
+	/* Profiling subsets: -1 W1 (N=1024 or -n N) with one worker, -2 W2, -i insertion. */
+	enum { PART_W1 = 1, PART_W1_1M = 2, PART_W2 = 4, PART_INSERT = 8 };
+	unsigned parts = PART_W1 | PART_W1_1M | PART_W2 | PART_INSERT, only = 0;
+	uint32_t w1_n = 1024;
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-q") == 0)
+		if (strcmp(argv[i], "-q") == 0) {
 			pkts_per_run = 2000000;
-		else if (strcmp(argv[i], "-1") == 0)
-			only_hot = one_worker = true;
-		else if (strcmp(argv[i], "-i") == 0)
-			only_insert = true;
+		} else if (strcmp(argv[i], "-1") == 0) {
+			only |= PART_W1;
+			one_worker = true;
+		} else if (strcmp(argv[i], "-2") == 0) {
+			only |= PART_W2;
+		} else if (strcmp(argv[i], "-i") == 0) {
+			only |= PART_INSERT;
+		} else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) {
+			w1_n = (uint32_t)strtoul(argv[++i], NULL, 0);
+		} else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
+			reps = atoi(argv[++i]);
+		} else {
+			fprintf(stderr, "usage: bench_datapath [-q] [-1] [-2] [-i] [-n N] [-r RUNS]\n");
+			return 2;
+		}
+	}
+	if (only)
+		parts = only;
+	if (reps < 1 || reps > 99) {
+		fprintf(stderr, "bench_datapath: -r takes 1..99\n");
+		return 2;
+	}
+	if (w1_n == 0 || (w1_n & (w1_n - 1)) || w1_n > (1u << 20)) {
+		fprintf(stderr, "bench_datapath: -n takes a power of two up to 1048576\n");
+		return 2;
 	}
 	pkts_per_run -= pkts_per_run % (2 * BURST);
 	/* The command line and parameters, so a result file says what produced it. */
 	printf("cmd=");
 	for (int i = 0; i < argc; i++)
 		printf("%s%s", i ? " " : "", argv[i]);
-	printf("\npkts_per_run=%llu\nburst=%d\nframe_bytes=64\n", (unsigned long long)pkts_per_run, BURST);
+	printf("\npkts_per_run=%llu\nruns=%d\nburst=%d\nframe_bytes=64\n", (unsigned long long)pkts_per_run, reps, BURST);
 	if (init_doca_flow(1, "vnf,hws") != DOCA_SUCCESS || init_doca_flow_ports(2, ports) != DOCA_SUCCESS)
 		die("init", DOCA_ERROR_INITIALIZATION);
 	/* Keep no copies of the output: the benchmark measures the pipeline, not captures. */
 	TRY(flowdpa_port_capture_set_depth(1, 0));
 	TRY(flowdpa_host_capture_set_depth(0, 0));
-	if (!only_insert)
-		bench_w1(1024, "n1024");
-	if (only_insert) {
-		bench_insert();
-	} else if (!only_hot) {
+	char tag[16];
+	snprintf(tag, sizeof(tag), "n%u", w1_n);
+	if (parts & PART_W1)
+		bench_w1(w1_n, tag);
+	if (parts & PART_W1_1M)
 		bench_w1(1u << 20, "n1048576");
+	if (parts & PART_W2)
 		bench_w2();
+	if (parts & PART_INSERT)
 		bench_insert();
-	}
 	stop_doca_flow_ports(2, ports);
 	doca_flow_destroy();
 	return 0;

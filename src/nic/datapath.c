@@ -109,6 +109,7 @@ void nic_dp_synchronize(void)
 struct pkt {
 	uint8_t *data;
 	uint32_t len;
+	bool common_shape; /* nic_parse_fast's shape: UDP or TCP with its whole header */
 	struct nic_hdr_off off;
 	struct nic_key key;
 };
@@ -142,6 +143,8 @@ static inline uint64_t dp_rand(void)
 }
 
 /* ------------------------------------------------------------------ header rewrites */
+
+#define L4_FIELDS ((1u << NIC_AF_L4_SRC) | (1u << NIC_AF_L4_DST))
 
 static inline uint16_t rd16(const uint8_t *p)
 {
@@ -269,6 +272,82 @@ static void apply_actions(struct pkt *p, const struct nic_actions *a, int ps_fie
 	}
 }
 
+/*
+ * RFC 1624 update of checksum hc for one 32-bit word old -> new, all three as stored in
+ * the frame. The ones'-complement sum does not depend on byte order (RFC 1071), so the
+ * words are summed as loaded, 32 bits at a time, without swapping.
+ */
+static inline uint16_t csum_replace32(uint16_t hc, uint32_t old, uint32_t new)
+{
+	uint64_t s = (uint64_t)(uint16_t)~hc + (uint32_t)~old + new;
+	s = (s & 0xffffffffu) + (s >> 32);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+/*
+ * apply_actions restricted to L4 port rewrites (the usual per-entry action), on the two
+ * ports as one word (bytes 0-1 source, 2-3 destination, as in the frame): the new word
+ * is (old & keep) | set. Same bytes and checksum rule as apply_actions (RFC 1624, a UDP
+ * zero checksum kept, a UDP result of 0 written as 0xffff). t: 1 TCP, 2 UDP; has_csum:
+ * the frame holds the checksum field. Returns the new ports word.
+ */
+static inline uint32_t l4_ports_store(uint8_t *ports, uint32_t t, bool has_csum, uint32_t keep, uint32_t set)
+{
+	uint32_t old;
+	memcpy(&old, ports, 4);
+	uint32_t nw = (old & keep) | set;
+	uint32_t csum_off = t == 2 ? 6 : 16;
+	if (has_csum) {
+		uint16_t hc;
+		memcpy(&hc, ports + csum_off, 2);
+		if (!(t == 2 && hc == 0)) {
+			uint16_t r = csum_replace32(hc, old, nw);
+			if (t == 2 && r == 0)
+				r = 0xffff;
+			memcpy(ports + csum_off, &r, 2);
+		}
+	}
+	memcpy(ports, &nw, 4);
+	return nw;
+}
+
+/* l4_ports_store on a parsed packet for entry state st, which also updates its key; a
+ * path-selector value on a port field replaces the entry's value for that port. */
+static inline void l4_ports_rewrite(struct pkt *p, const struct nic_entry_state *st, int ps_field, uint32_t ps)
+{
+	uint32_t t = p->off.l4_type;
+	if (!p->common_shape && (!p->off.l4 || (t != 1 && t != 2)))
+		return;
+	uint32_t keep = st->l4_keep, set = st->l4_set;
+	if (ps_field == NIC_AF_L4_SRC) {
+		keep &= 0xffff0000u;
+		set = (set & 0xffff0000u) | __builtin_bswap16((uint16_t)ps);
+	} else if (ps_field == NIC_AF_L4_DST) {
+		keep &= 0x0000ffffu;
+		set = (set & 0x0000ffffu) | (uint32_t)__builtin_bswap16((uint16_t)ps) << 16;
+	}
+	bool has_csum = p->common_shape || p->len >= p->off.l4 + (t == 2 ? 8u : 18u);
+	uint32_t nw = l4_ports_store(p->data + p->off.l4, t, has_csum, keep, set);
+	memcpy(p->key.b + NIC_K_L4_SRC, &nw, 4);
+}
+
+/* The actions of entry state st (and the pipe's path-selector field) on packet p. */
+static inline __attribute__((always_inline)) void entry_actions(struct pkt *p, const struct nic_entry_state *st,
+								int ps_field)
+{
+	uint32_t ps = ps_field >= 0 ? atomic_load_explicit(&st->ps_value, memory_order_relaxed) : 0;
+	uint32_t f = st->fields | (ps_field >= 0 ? 1u << ps_field : 0);
+	if (NIC_LIKELY((f & ~L4_FIELDS) == 0)) {
+		if (f)
+			l4_ports_rewrite(p, st, ps_field, ps);
+	} else {
+		apply_actions(p, &st->actions, ps_field, ps);
+	}
+}
+
 /* ------------------------------------------------------------------ lookups */
 
 /*
@@ -287,7 +366,8 @@ static inline bool const_ok(const struct nic_pipe *pp, const struct nic_key *k)
 	return nic_key_eq_words(k, &pp->const_mask, &pp->const_val, pp->const_words, pp->nr_const_words);
 }
 
-static inline uint32_t basic_hash(const struct nic_pipe *pp, const struct nic_key *k)
+/* The index hash of a HASH pipe (nic_hash_words, with the one-word case inline). */
+static inline uint32_t index_hash(const struct nic_pipe *pp, const struct nic_key *k)
 {
 	if (pp->nr_entry_words == 1) {
 		uint32_t w = pp->entry_words[0];
@@ -309,8 +389,10 @@ static inline bool entry_key_eq(const struct nic_pipe *pp, const struct nic_key 
 static inline struct nic_entry *basic_lookup(struct nic_pipe *pp, const struct nic_key *k, uint32_t h)
 {
 	struct nic_entry *e = atomic_load_explicit(&pp->slots[h & pp->bucket_mask], memory_order_acquire);
+	uint32_t w0 = pp->entry_words[0];
+	uint64_t v0 = pp->nr_entry_words ? k->w[w0] & pp->entry_mask.w[w0] : 0;
 	for (; e; e = atomic_load_explicit(&e->next, memory_order_acquire))
-		if (e->hash == h && entry_key_eq(pp, k, e))
+		if (e->match0 == v0 && entry_key_eq(pp, k, e))
 			return e;
 	return NULL;
 }
@@ -451,8 +533,7 @@ static void hit(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, struc
 	if (pp->mem)
 		atomic_fetch_add_explicit(&pp->mem->cells[e->index], 1, memory_order_relaxed);
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
-	uint32_t ps = pp->ps_field >= 0 ? atomic_load_explicit(&e->ps_value, memory_order_acquire) : 0;
-	apply_actions(p, &st->actions, pp->ps_field, ps);
+	entry_actions(p, st, pp->ps_field);
 	dispatch(acc, p, &st->fwd, pp->is_root, depth);
 }
 
@@ -495,15 +576,14 @@ static void walk(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, stru
 		if (!const_ok(pp, &p->key)) {
 			e = NULL;
 		} else if (pp->type == NIC_PIPE_BASIC) {
-			e = basic_lookup(pp, &p->key, basic_hash(pp, &p->key));
+			e = basic_lookup(pp, &p->key, nic_basic_hash(pp, &p->key));
 		} else if (pp->type == NIC_PIPE_CONTROL) {
 			e = control_lookup(pp, &p->key);
 		} else if (pp->map_algorithm & NIC_MAP_FLOODING) {
 			flood(acc, p, pp, depth);
 			return;
 		} else {
-			uint32_t h = basic_hash(pp, &p->key);
-			e = hash_select(pp, &p->key, h % pp->nr_entries);
+			e = hash_select(pp, &p->key, nic_hash_index(pp, index_hash(pp, &p->key)));
 		}
 	}
 	if (e)
@@ -514,76 +594,168 @@ static void walk(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, stru
 
 /* ------------------------------------------------------------------ root fast path */
 
-#define L4_FIELDS ((1u << NIC_AF_L4_SRC) | (1u << NIC_AF_L4_DST))
+/* The root pipe's lookup parameters, gathered once per burst. */
+struct root_plan {
+	struct nic_pipe *pp;
+	_Atomic(struct nic_entry *) *slots;
+	bool basic;	  /* BASIC (bucket chains), else HASH with the HASH map algorithm */
+	bool one_word;	  /* BASIC on one key word, with at most one constant word */
+	bool prefetch;	  /* prefetch in passes (see root_plan_init) */
+	uint32_t bucket_mask; /* BASIC */
+	uint32_t ew, cw;   /* one_word: the entry word and the constant word */
+	uint64_t emask, cmask, cval;
+	int ps_field;
+	bool has_mem, is_root;
+	bool frame_words; /* one_word with neither word 7: see struct hot_plan */
+};
 
 /*
- * apply_actions restricted to L4 port rewrites (the usual per-entry action): the same
- * bytes, key update and checksum rule (RFC 1624 over the two port words, UDP zero
- * checksum kept, a result of 0 written as 0xffff for UDP), without the other fields' tests.
+ * What root_hot_hit needs, passed by value so that it lives in registers: a struct
+ * reached through a pointer is reloaded after every frame store (uint8_t stores may
+ * alias anything). The recipes read the constant word already masked by the pipe's
+ * constant mask, and the entry word by its entry mask, this burst's port folded in.
  */
-static inline void l4_ports_rewrite(struct pkt *p, const struct nic_actions *a, uint32_t f, int ps_field,
-				    uint32_t ps)
+struct hot_plan {
+	struct nic_fast_recipe cr, er;
+	uint64_t cval;
+	_Atomic(struct nic_entry *) *slots;
+	uint32_t bucket_mask;
+};
+
+static struct hot_plan hot_plan_of(const struct root_plan *rp, uint16_t port_id)
 {
-	if (!p->off.l4 || (p->off.l4_type != 1 && p->off.l4_type != 2))
-		return;
-	uint8_t *ports = p->data + p->off.l4;
-	uint16_t o_src, o_dst, n_src, n_dst;
-	memcpy(&o_src, ports, 2);
-	memcpy(&o_dst, ports + 2, 2);
-	n_src = o_src, n_dst = o_dst;
-	if (f & (1u << NIC_AF_L4_SRC))
-		n_src = ps_field == NIC_AF_L4_SRC ? __builtin_bswap16((uint16_t)ps) : a->l4_src;
-	if (f & (1u << NIC_AF_L4_DST))
-		n_dst = ps_field == NIC_AF_L4_DST ? __builtin_bswap16((uint16_t)ps) : a->l4_dst;
-	bool udp = p->off.l4_type == 2;
-	uint8_t *c = udp ? (p->len >= p->off.l4 + 8u ? ports + 6 : NULL) : (p->len >= p->off.l4 + 18u ? ports + 16 : NULL);
-	if (c) {
-		uint16_t hc = rd16(c);
-		if (!(udp && hc == 0)) {
-			uint32_t sum = (uint16_t)~hc;
-			sum += (uint16_t)~__builtin_bswap16(o_src) + (uint32_t)__builtin_bswap16(n_src);
-			sum += (uint16_t)~__builtin_bswap16(o_dst) + (uint32_t)__builtin_bswap16(n_dst);
-			sum = (sum & 0xffff) + (sum >> 16);
-			sum = (sum & 0xffff) + (sum >> 16);
-			uint16_t r = (uint16_t)~sum;
-			if (udp && r == 0)
-				r = 0xffff;
-			wr16(c, r);
-		}
+	struct hot_plan hp = {.cr = nic_fast_recipes[rp->cw],
+			      .er = nic_fast_recipes[rp->ew],
+			      .cval = rp->cval,
+			      .slots = rp->slots,
+			      .bucket_mask = rp->bucket_mask};
+	hp.cr.bits |= port_id * hp.cr.port_mul;
+	hp.er.bits |= port_id * hp.er.port_mul;
+	hp.cr.port_mul = hp.er.port_mul = 0;
+	hp.cr.load_mask &= rp->cmask, hp.cr.bits &= rp->cmask, hp.cr.l4_mul &= rp->cmask;
+	hp.er.load_mask &= rp->emask, hp.er.bits &= rp->emask, hp.er.l4_mul &= rp->emask;
+	return hp;
+}
+
+static bool root_plan_init(struct nic_pipe *pp, struct root_plan *rp)
+{
+	if (pp->type == NIC_PIPE_BASIC)
+		rp->basic = true;
+	else if (pp->type == NIC_PIPE_HASH && (pp->map_algorithm & ~NIC_MAP_SELECT_ENABLED) == NIC_MAP_HASH)
+		rp->basic = false;
+	else
+		return false;
+	rp->pp = pp;
+	rp->slots = pp->slots;
+	rp->bucket_mask = pp->bucket_mask;
+	rp->one_word = rp->basic && pp->nr_entry_words == 1 && pp->nr_const_words <= 1;
+	/* Other roots do more per packet (several key words, usually a next pipe), and the
+	 * passes overlap that work's cache misses even when the table fits (bench W2). */
+	rp->prefetch = pp->prefetch_lookup || !rp->one_word;
+	rp->ew = pp->entry_words[0];
+	rp->emask = pp->entry_mask.w[rp->ew];
+	rp->cw = pp->nr_const_words ? pp->const_words[0] : 0;
+	rp->cmask = pp->nr_const_words ? pp->const_mask.w[rp->cw] : 0;
+	rp->cval = pp->nr_const_words ? pp->const_val.w[rp->cw] : 0;
+	rp->ps_field = pp->ps_field;
+	rp->has_mem = pp->mem != NULL;
+	rp->is_root = pp->is_root;
+	rp->frame_words = rp->one_word && rp->ew != NIC_FAST_WORD7 && rp->cw != NIC_FAST_WORD7;
+	return true;
+}
+
+/* The packet's hash for the root lookup, or ~0 with *ok false when a constant fails. */
+static inline __attribute__((always_inline)) uint32_t root_hash(const struct root_plan *rp, bool one_word,
+								const struct nic_key *k, bool *ok)
+{
+	if (one_word) {
+		*ok = (k->w[rp->cw] & rp->cmask) == rp->cval;
+		return nic_hash_one_word(k->w[rp->ew] & rp->emask);
 	}
-	memcpy(ports, &n_src, 2);
-	memcpy(ports + 2, &n_dst, 2);
-	memcpy(p->key.b + NIC_K_L4_SRC, &n_src, 2);
-	memcpy(p->key.b + NIC_K_L4_SRC + 2, &n_dst, 2);
+	*ok = const_ok(rp->pp, k);
+	return rp->basic ? nic_basic_hash(rp->pp, k) : index_hash(rp->pp, k);
+}
+
+/* The entry of a one-word BASIC table whose first key word is v, from bucket h. */
+static inline struct nic_entry *bucket_find_word(_Atomic(struct nic_entry *) *slots, uint32_t bucket_mask,
+						 uint32_t h, uint64_t v)
+{
+	struct nic_entry *e = atomic_load_explicit(&slots[h & bucket_mask], memory_order_acquire);
+	while (e && e->match0 != v)
+		e = atomic_load_explicit(&e->next, memory_order_acquire);
+	return e;
+}
+
+/* The bucket (BASIC) or entry index (HASH) of hash h. */
+static inline uint32_t root_slot(const struct root_plan *rp, uint32_t h)
+{
+	return rp->basic ? h & rp->bucket_mask : nic_hash_index(rp->pp, h);
+}
+
+static inline __attribute__((always_inline)) struct nic_entry *root_lookup(const struct root_plan *rp, bool one_word,
+									   const struct nic_key *k, uint32_t h)
+{
+	if (!rp->basic)
+		return hash_select(rp->pp, k, nic_hash_index(rp->pp, h));
+	if (!one_word)
+		return basic_lookup(rp->pp, k, h);
+	return bucket_find_word(rp->slots, rp->bucket_mask, h, k->w[rp->ew] & rp->emask);
 }
 
 /* hit() for the root pipe, inlined into the burst loop: same counters, rewrites and
  * forwarding, with the common cases (L4-only rewrite, fwd PORT) done in place. */
 static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc, struct pkt *p,
-							   struct nic_pipe *pp, struct nic_entry *e)
+							   const struct root_plan *rp, bool one_word,
+							   struct nic_entry *e)
 {
 	if (e->cnt)
 		nic_counter_add(e->cnt, 1, p->len, acc->shard);
-	if (pp->mem)
-		atomic_fetch_add_explicit(&pp->mem->cells[e->index], 1, memory_order_relaxed);
+	/* Path selectors and memory resources are HASH-pipe features: not for one_word. */
+	int ps_field = one_word ? -1 : rp->ps_field;
+	if (!one_word && rp->has_mem)
+		atomic_fetch_add_explicit(&rp->pp->mem->cells[e->index], 1, memory_order_relaxed);
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
-	uint32_t ps = pp->ps_field >= 0 ? atomic_load_explicit(&e->ps_value, memory_order_acquire) : 0;
-	uint32_t f = st->actions.fields | (pp->ps_field >= 0 ? 1u << pp->ps_field : 0);
-	if (f != 0) {
-		if ((f & ~L4_FIELDS) == 0)
-			l4_ports_rewrite(p, &st->actions, f, pp->ps_field, ps);
-		else
-			apply_actions(p, &st->actions, pp->ps_field, ps);
-	}
-	const struct nic_fwd *fwd = &st->fwd;
-	uint16_t port = fwd->port_id;
-	if (NIC_LIKELY(fwd->type == NIC_FWD_PORT && port < NIC_MAX_PORTS && (acc->plain_tx & (1u << port)))) {
+	entry_actions(p, st, ps_field);
+	if (NIC_LIKELY(st->tx_bit & acc->plain_tx)) {
 		/* A port this burst already sent to: just count (dispatch does the rest). */
+		uint32_t port = (uint32_t)__builtin_ctz(st->tx_bit);
 		acc->tx_pkts[port]++;
 		acc->tx_bytes[port] += p->len;
 		return;
 	}
-	dispatch(acc, p, fwd, pp->is_root, 0);
+	dispatch(acc, p, &st->fwd, rp->is_root, 0);
+}
+
+/*
+ * The root lookup of a burst parsed by parse_burst (hashes in h[]), in passes: bucket,
+ * then entry, then counter prefetched for every packet first, so that the burst's cache
+ * misses overlap instead of queueing (see root_plan_init for when).
+ */
+static inline __attribute__((always_inline)) void root_burst_prefetched(struct burst_acc *acc, struct pkt *pk,
+									uint32_t np, const struct root_plan *rp,
+									bool one_word, const uint32_t *h,
+									const bool *ok)
+{
+	struct nic_entry *pre[NIC_BURST_MAX];
+	for (uint32_t i = 0; i < np; i++) {
+		struct nic_entry *e = atomic_load_explicit(&rp->slots[root_slot(rp, h[i])], memory_order_acquire);
+		if (e) {
+			__builtin_prefetch(e); /* first key word, state and counter pointers, the state's head */
+			if (rp->basic && !one_word)
+				__builtin_prefetch(&e->match.w[rp->ew]);
+		}
+	}
+	for (uint32_t i = 0; i < np; i++) {
+		pre[i] = ok[i] ? root_lookup(rp, one_word, &pk[i].key, h[i]) : NULL;
+		if (pre[i] && pre[i]->cnt)
+			__builtin_prefetch(&pre[i]->cnt->shard[acc->shard]);
+	}
+	for (uint32_t i = 0; i < np; i++) {
+		if (pre[i])
+			root_hit(acc, &pk[i], rp, one_word, pre[i]);
+		else
+			miss(acc, &pk[i], rp->pp, 0);
+	}
 }
 
 /* ------------------------------------------------------------------ bursts */
@@ -599,83 +771,168 @@ static void burst_flush(struct burst_acc *acc, uint64_t rx_pkts, uint64_t rx_byt
 	}
 }
 
-static uint32_t rx_chunk(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
+/* Parse one frame into p; false (an rx error) when it is unparseable or too long. */
+static inline __attribute__((always_inline)) bool parse_one(uint16_t port_id, const struct nic_buf *b,
+							    struct pkt *p)
 {
+	if (NIC_UNLIKELY(b->len > NIC_MAX_FRAME))
+		return false;
+	p->common_shape = nic_parse_fast(b->data, b->len, port_id, &p->key, &p->off);
+	if (NIC_UNLIKELY(!p->common_shape && !nic_parse_general(b->data, b->len, port_id, &p->key, &p->off)))
+		return false;
+	p->data = b->data;
+	p->len = b->len;
+	return true;
+}
+
+/*
+ * Parse a burst into pk[] and, when rp is given, hash each packet for the root lookup
+ * while its key is still in registers and prefetch its bucket. Returns the packets
+ * parsed; unparseable frames count in *errors.
+ */
+static inline __attribute__((always_inline)) uint32_t parse_burst(uint16_t port_id, const struct nic_buf *bufs,
+								  uint32_t n, struct pkt *pk, const struct root_plan *rp,
+								  bool one_word, uint32_t *h, bool *ok, uint64_t *bytes,
+								  uint64_t *errors)
+{
+	uint32_t np = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		struct pkt *p = &pk[np];
+		if (!parse_one(port_id, &bufs[i], p)) {
+			(*errors)++;
+			continue;
+		}
+		*bytes += p->len;
+		if (rp) {
+			h[np] = root_hash(rp, one_word, &p->key, &ok[np]);
+			__builtin_prefetch(&rp->slots[root_slot(rp, h[np])]);
+		}
+		np++;
+	}
+	return np;
+}
+
+/*
+ * The hot case of a one-word root and a common-shape frame: the two key words the pipe
+ * reads come straight from the frame (nic_fast_recipes: what the parser would store), and a hit whose actions are at most an L4 port rewrite and whose fwd is a port
+ * this burst already sent to is done without building the key, which nothing would
+ * read. Returns false when the packet needs its key (a miss, other actions, another
+ * fwd); *out is then the entry it hit, or NULL.
+ */
+static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc *acc, const struct hot_plan hp,
+							       const struct nic_buf *b, uint32_t l4meta,
+							       struct nic_entry **out)
+{
+	uint64_t v = nic_fast_recipe_apply(&hp.er, b->data, 0, l4meta);
+	*out = NULL;
+	if (nic_fast_recipe_apply(&hp.cr, b->data, 0, l4meta) != hp.cval)
+		return false;
+	struct nic_entry *e = bucket_find_word(hp.slots, hp.bucket_mask, nic_hash_one_word(v), v);
+	*out = e;
+	if (e == NULL)
+		return false;
+	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
+	uint32_t f = st->fields;
+	if ((f & ~L4_FIELDS) || !(st->tx_bit & acc->plain_tx))
+		return false;
+	if (e->cnt)
+		nic_counter_add(e->cnt, 1, b->len, acc->shard);
+	if (f)
+		l4_ports_store(b->data + 34, l4meta, true, st->l4_keep, st->l4_set);
+	uint32_t port = (uint32_t)__builtin_ctz(st->tx_bit);
+	acc->tx_pkts[port]++;
+	acc->tx_bytes[port] += b->len;
+	return true;
+}
+
+/*
+ * A burst on a root whose table fits the caches: each packet is parsed, looked up and
+ * executed in one pass, its key still in registers, through one reused struct pkt.
+ */
+static inline __attribute__((always_inline)) uint32_t root_burst_direct(struct burst_acc *acc, uint16_t port_id,
+									const struct nic_buf *bufs, uint32_t n,
+									const struct root_plan *rp, bool one_word,
+									uint64_t *bytes, uint64_t *errors)
+{
+	struct pkt p;
+	uint32_t np = 0;
+	const struct hot_plan hp = hot_plan_of(rp, port_id);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct nic_buf *b = &bufs[i];
+		struct nic_entry *e = NULL;
+		bool looked_up = false;
+		if (one_word && rp->frame_words && NIC_LIKELY(b->len <= NIC_MAX_FRAME)) {
+			uint32_t l4meta = nic_fast_shape(b->data, b->len);
+			if (l4meta) {
+				if (root_hot_hit(acc, hp, b, l4meta, &e)) {
+					*bytes += b->len;
+					np++;
+					continue;
+				}
+				looked_up = true;
+			}
+		}
+		if (!parse_one(port_id, b, &p)) {
+			(*errors)++;
+			continue;
+		}
+		*bytes += p.len;
+		np++;
+		if (!looked_up) {
+			bool ok;
+			uint32_t h = root_hash(rp, one_word, &p.key, &ok);
+			e = ok ? root_lookup(rp, one_word, &p.key, h) : NULL;
+		}
+		if (e)
+			root_hit(acc, &p, rp, one_word, e);
+		else
+			miss(acc, &p, rp->pp, 0);
+	}
+	return np;
+}
+
+/* The root fast path, specialised (one_word a constant) by its two callers. */
+static inline __attribute__((always_inline)) uint32_t root_burst(struct burst_acc *acc, uint16_t port_id,
+								 const struct nic_buf *bufs, uint32_t n,
+								 const struct root_plan *rp, bool one_word,
+								 uint64_t *bytes, uint64_t *errors)
+{
+	if (!rp->prefetch)
+		return root_burst_direct(acc, port_id, bufs, n, rp, one_word, bytes, errors);
 	struct pkt pk[NIC_BURST_MAX];
-	struct nic_entry *pre[NIC_BURST_MAX];
 	uint32_t h[NIC_BURST_MAX];
 	bool ok[NIC_BURST_MAX];
+	uint32_t np = parse_burst(port_id, bufs, n, pk, rp, one_word, h, ok, bytes, errors);
+	root_burst_prefetched(acc, pk, np, rp, one_word, h, ok);
+	return np;
+}
+
+static uint32_t rx_chunk(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
+{
 	struct burst_acc acc;
+	struct root_plan rp;
 	uint64_t bytes = 0, errors = 0;
-	uint32_t np = 0;
+	uint32_t np;
 
 	acc.in_port = port_id;
 	acc.touched = 0;
 	acc.plain_tx = 0;
 	acc.drops = 0;
 	acc.host = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		struct pkt *p = &pk[np];
-		if (NIC_UNLIKELY(bufs[i].len > NIC_MAX_FRAME ||
-				 (!nic_parse_fast(bufs[i].data, bufs[i].len, port_id, &p->key, &p->off) &&
-				  !nic_parse_general(bufs[i].data, bufs[i].len, port_id, &p->key, &p->off)))) {
-			errors++;
-			continue;
-		}
-		p->data = bufs[i].data;
-		p->len = bufs[i].len;
-		bytes += p->len;
-		np++;
-	}
-
 	acc.shard = nic_dp_enter();
+	/* The root is alive for the whole burst: it was read from the port under nic_dp_enter. */
 	struct nic_pipe *root = nic_port_root(port_id);
-	if (NIC_UNLIKELY(root == NULL)) {
-		acc.drops += np;
-	} else if (root->type == NIC_PIPE_BASIC ||
-		   (root->type == NIC_PIPE_HASH && (root->map_algorithm & ~NIC_MAP_SELECT_ENABLED) == NIC_MAP_HASH)) {
-		/* Pass 1: hash and prefetch the bucket (or slot) of every packet. */
-		for (uint32_t i = 0; i < np; i++) {
-			ok[i] = const_ok(root, &pk[i].key);
-			h[i] = basic_hash(root, &pk[i].key);
-			if (root->type == NIC_PIPE_BASIC)
-				__builtin_prefetch(&root->slots[h[i] & root->bucket_mask]);
-			else
-				__builtin_prefetch(&root->slots[h[i] % root->nr_entries]);
-		}
-		/* Pass 2: prefetch the first entry of each bucket. */
-		for (uint32_t i = 0; i < np; i++) {
-			uint32_t s = root->type == NIC_PIPE_BASIC ? (h[i] & root->bucket_mask) : h[i] % root->nr_entries;
-			struct nic_entry *e = atomic_load_explicit(&root->slots[s], memory_order_acquire);
-			if (e) {
-				__builtin_prefetch(e); /* state pointer, counter */
-				if (root->type == NIC_PIPE_BASIC && root->nr_entry_words)
-					__builtin_prefetch(&e->match.w[root->entry_words[0]]);
-			}
-		}
-		/* Pass 3: resolve the entry and prefetch its state. */
-		for (uint32_t i = 0; i < np; i++) {
-			if (!ok[i])
-				pre[i] = NULL;
-			else if (root->type == NIC_PIPE_BASIC)
-				pre[i] = basic_lookup(root, &pk[i].key, h[i]);
-			else
-				pre[i] = hash_select(root, &pk[i].key, h[i] % root->nr_entries);
-			if (pre[i]) {
-				__builtin_prefetch(atomic_load_explicit(&pre[i]->state, memory_order_relaxed));
-				if (pre[i]->cnt)
-					__builtin_prefetch(&pre[i]->cnt->shard[acc.shard]);
-			}
-		}
-		/* The root is alive: it was just read from the port under nic_dp_enter. */
-		for (uint32_t i = 0; i < np; i++) {
-			if (pre[i])
-				root_hit(&acc, &pk[i], root, pre[i]);
-			else
-				miss(&acc, &pk[i], root, 0);
-		}
+	if (NIC_LIKELY(root != NULL && root_plan_init(root, &rp))) {
+		if (rp.one_word) /* the common pipe shape */
+			np = root_burst(&acc, port_id, bufs, n, &rp, true, &bytes, &errors);
+		else
+			np = root_burst(&acc, port_id, bufs, n, &rp, false, &bytes, &errors);
 	} else {
-		for (uint32_t i = 0; i < np; i++)
+		struct pkt pk[NIC_BURST_MAX];
+		np = parse_burst(port_id, bufs, n, pk, NULL, false, NULL, NULL, &bytes, &errors);
+		if (root == NULL)
+			acc.drops += np;
+		for (uint32_t i = 0; root && i < np; i++)
 			walk(&acc, &pk[i], root, NULL, false, 0);
 	}
 	nic_dp_exit();

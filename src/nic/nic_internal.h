@@ -18,26 +18,58 @@
 #define NIC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NIC_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* What the datapath reads of an entry in one acquire load; replaced whole by update. */
+/*
+ * What the datapath reads of an entry through one acquire load of its state pointer. An
+ * update publishes a whole new state (actions, fwd and path-selector value together), so
+ * a packet never mixes old actions with a new value; the provider's path-selector
+ * replace is a single-word store into the current state. Both run under the pipe lock.
+ */
 struct nic_entry_state {
-	struct nic_fwd fwd; /* fwd, then actions.fields and the L4 ports: 24 bytes */
+	/* Hot header, derived from actions and fwd: what a hit reads first. */
+	uint32_t fields;	   /* actions.fields */
+	uint32_t tx_bit;	   /* fwd PORT to a valid port: 1u << port_id; else 0 */
+	uint32_t l4_keep, l4_set;  /* L4 ports word (as in the frame): kept bits, new bits */
+	_Atomic uint32_t ps_value; /* path-selector value, host order */
+	struct nic_fwd fwd;
 	struct nic_actions actions;
 };
 
+static inline void nic_entry_state_init(struct nic_entry_state *st, const struct nic_actions *actions,
+					const struct nic_fwd *fwd, uint32_t ps_value)
+{
+	st->fwd = *fwd;
+	st->actions = *actions;
+	atomic_init(&st->ps_value, ps_value);
+	st->fields = actions->fields;
+	st->tx_bit = fwd->type == NIC_FWD_PORT && fwd->port_id < NIC_MAX_PORTS ? 1u << fwd->port_id : 0;
+	st->l4_keep = 0xffffffffu;
+	st->l4_set = 0;
+	if (actions->fields & (1u << NIC_AF_L4_SRC)) {
+		st->l4_keep &= 0xffff0000u;
+		st->l4_set |= actions->l4_src;
+	}
+	if (actions->fields & (1u << NIC_AF_L4_DST)) {
+		st->l4_keep &= 0x0000ffffu;
+		st->l4_set |= (uint32_t)actions->l4_dst << 16;
+	}
+}
+
 struct nic_entry {
 	/* Read by the datapath. Entries are 64-byte aligned, so the first cache line holds
-	 * these 40 bytes and the first 24 of first_state (fwd, action fields, L4 ports): a
-	 * hit with the usual actions reads this line, its counter shard and the key. */
-	_Atomic(struct nic_entry *) next; /* BASIC bucket chain */
+	 * these 32 bytes, first_state's hot header and its fwd's type and port: a hit on a
+	 * BASIC pipe matching one key word, with the usual actions (an L4 port rewrite, fwd
+	 * port), reads this line and its counter shard, nothing else of the entry. */
 	_Atomic(struct nic_entry_state *) state; /* &first_state until the first update */
 	struct nic_counter *cnt; /* &own_cnt, a shared counter, or NULL */
-	uint32_t hash;		 /* BASIC: key hash, compared before the key */
-	_Atomic uint32_t ps_value; /* path-selector value, host order */
+	uint64_t match0;	 /* BASIC: the first matched key word, masked; compared first */
 	_Atomic bool enabled;
-	uint32_t index;
 	/* Inline so an entry is one allocation. */
 	struct nic_entry_state first_state;
-	/* Control side (fills the rest of the line before the counter). */
+	/* BASIC bucket chain: followed only past a first-word mismatch. */
+	_Atomic(struct nic_entry *) next;
+	uint32_t hash; /* BASIC: key hash, which picks the bucket */
+	/* Control side, and the index (read by the datapath only for a memory resource). */
+	uint32_t index;
 	struct nic_pipe *pipe;
 	struct nic_key *mask; /* CONTROL: the entry's own mask */
 	uint32_t priority;
@@ -49,6 +81,9 @@ struct nic_entry {
 	/* BASIC and CONTROL only: HASH entries are allocated without it (NIC_ENTRY_SIZE). */
 	struct nic_key match;
 };
+
+_Static_assert(offsetof(struct nic_entry, first_state.fwd.port_id) + 2 <= 64,
+	       "a hit with an L4 rewrite and fwd port reads one line of the entry");
 
 #define NIC_ENTRY_SIZE(type) \
 	((type) == NIC_PIPE_HASH ? offsetof(struct nic_entry, match) : sizeof(struct nic_entry))
@@ -75,6 +110,8 @@ struct nic_pipe {
 	uint8_t nr_const_words, nr_entry_words;
 	uint8_t const_words[NIC_KEY_WORDS];
 	uint8_t entry_words[NIC_KEY_WORDS];
+	bool prefetch_lookup; /* a root lookup prefetches in passes (see datapath.c) */
+	uint32_t index_mask;  /* HASH with a power-of-two nr_entries: hash % nr_entries == hash & index_mask */
 	bool has_miss_counter;
 	struct nic_counter miss;
 	_Atomic(struct nic_fwd *) fwd_miss;
@@ -107,6 +144,12 @@ struct nic_mem {
 };
 
 /* ------------------------------------------------------------------ shared helpers */
+
+/* The entry index of a HASH pipe for hash h (what doca_flow_pipe_calc_hash implies). */
+static inline uint32_t nic_hash_index(const struct nic_pipe *p, uint32_t h)
+{
+	return p->index_mask ? h & p->index_mask : h % p->nr_entries;
+}
 
 /* Bump counter c from the datapath; shard is the calling thread's (nic_dp_enter). */
 static inline void nic_counter_add(struct nic_counter *c, uint64_t pkts, uint64_t bytes, uint32_t shard)
@@ -143,6 +186,25 @@ static inline uint32_t nic_hash_words(const struct nic_key *key, const struct ni
 	return (uint32_t)(h ^ (h >> 32));
 }
 
+/*
+ * The bucket hash of a BASIC pipe (internal to the pipe, unlike a HASH pipe's index
+ * hash): for a pipe matching one key word, its masked value v folded and multiplied by
+ * the golden ratio (whose high product bits mix every input bit); else nic_hash_words.
+ */
+static inline uint32_t nic_hash_one_word(uint64_t v)
+{
+	return (uint32_t)(((v ^ (v >> 32)) * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+static inline uint32_t nic_basic_hash(const struct nic_pipe *p, const struct nic_key *k)
+{
+	if (p->nr_entry_words == 1) {
+		uint32_t w = p->entry_words[0];
+		return nic_hash_one_word(k->w[w] & p->entry_mask.w[w]);
+	}
+	return nic_hash_words(k, &p->entry_mask, p->entry_words, p->nr_entry_words);
+}
+
 static inline bool nic_key_eq_words(const struct nic_key *key, const struct nic_key *mask, const struct nic_key *val,
 				    const uint8_t *words, uint32_t n)
 {
@@ -157,47 +219,100 @@ static inline bool nic_key_eq_words(const struct nic_key *key, const struct nic_
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "nic_parse_fast builds little-endian key words");
 
 /*
- * The common frame shape (untagged Ethernet, IPv4 without options and not a fragment,
- * complete UDP or TCP header) built straight into the key with word stores: no
- * per-header branches and no clear-then-fill. Produces exactly what nic_parse_general
- * produces for such a frame (tests/unit/nic compares the two); any other frame returns
- * false and takes the general parser. Inline so the burst loop has no call per packet.
+ * The common frame shape: untagged Ethernet, IPv4 without options and not a fragment,
+ * complete UDP or TCP header. Returns its L4 meta (1 TCP, 2 UDP), or 0 for any other
+ * frame, which takes the general parser.
  */
-static inline __attribute__((always_inline)) bool nic_parse_fast(const uint8_t *frame, uint32_t len, uint16_t port_id, struct nic_key *key,
-			      struct nic_hdr_off *off)
+static inline __attribute__((always_inline)) uint32_t nic_fast_shape(const uint8_t *frame, uint32_t len)
 {
-	if (len < 42 || frame[12] != 0x08 || frame[13] != 0x00 || frame[14] != 0x45)
-		return false;
-	uint8_t proto = frame[23];
-	if ((frame[20] & 0x3f) | frame[21]) /* MF or a fragment offset: a fragment */
-		return false;
-	uint8_t l4meta;
+	if (len < 42)
+		return 0;
+	uint32_t et, ipw; /* frame bytes 12..15 (ethertype, version/IHL, TOS) and 20..23 */
+	memcpy(&et, frame + 12, 4);
+	memcpy(&ipw, frame + 20, 4);
+	if ((et & 0xffffffu) != 0x450008u || (ipw & 0xff3fu) /* MF or a fragment offset */)
+		return 0;
+	uint32_t proto = ipw >> 24;
 	if (proto == 17)
-		l4meta = 2; /* DOCA_FLOW_L4_META_UDP */
-	else if (proto == 6 && len >= 54)
-		l4meta = 1; /* DOCA_FLOW_L4_META_TCP */
-	else
+		return 2; /* DOCA_FLOW_L4_META_UDP */
+	if (proto == 6 && len >= 54)
+		return 1; /* DOCA_FLOW_L4_META_TCP */
+	return 0;
+}
+
+/*
+ * How key word w of a common-shape frame is made, for every word but 7: an 8-byte load
+ * at off (always inside the 42 bytes such a frame has at least), masked, or'ed with
+ * constant bits, the port id times port_mul and the L4 meta (1 TCP, 2 UDP) times l4_mul.
+ * This is exactly what nic_parse_general stores for such a frame (tests/unit/nic
+ * compares the two); the root fast path reads the words its pipe matches this way,
+ * without building the key.
+ */
+struct nic_fast_recipe {
+	uint8_t off;
+	uint64_t load_mask, bits, port_mul, l4_mul;
+};
+
+static const struct nic_fast_recipe nic_fast_recipes[NIC_KEY_WORDS] = {
+	/* port; meta: L3 IPv4, L4 type, L3 and L4 complete (see enum nic_key_off) */
+	[0] = {0, 0, (uint64_t)1 << 24 | (uint64_t)1 << 48 | (uint64_t)1 << 56, 1, (uint64_t)1 << 32},
+	[1] = {0, ~(uint64_t)0, 0, 0, 0},		  /* eth dst, eth src[0..1] */
+	[2] = {8, 0xffffffffu, (uint64_t)0x0008 << 32, 0, 0}, /* eth src[2..5]; ethertype 0x0800; TCI 0 */
+	[3] = {26, 0xffffffffu, 0, 0, 0},		  /* IPv4 source */
+	[5] = {30, 0xffffffffu, 0, 0, 0},		  /* IPv4 destination */
+	[8] = {34, 0xffffffffu, 0, 0, 0},		  /* L4 source and destination ports */
+	/* 4, 6, 9..11: zero (IPv6 halves, meta); 7 has its own code (nic_fast_word7).
+	 * nic_parse_fast stores these words in this order. */
+};
+
+#define NIC_FAST_WORD7 7
+
+static inline __attribute__((always_inline)) uint64_t nic_fast_recipe_apply(const struct nic_fast_recipe *r,
+									    const uint8_t *frame, uint16_t port_id,
+									    uint32_t l4meta)
+{
+	uint64_t v;
+	memcpy(&v, frame + r->off, 8);
+	return (v & r->load_mask) | r->bits | port_id * r->port_mul | l4meta * r->l4_mul;
+}
+
+/* Word 7: IP proto, TTL, TOS, TCP flags (key bytes 56..59). */
+static inline __attribute__((always_inline)) uint64_t nic_fast_word7(const uint8_t *frame, uint32_t l4meta)
+{
+	return (uint64_t)frame[23] | (uint64_t)frame[22] << 8 | (uint64_t)frame[15] << 16 |
+	       (l4meta == 1 ? (uint64_t)frame[47] << 24 : 0);
+}
+
+/*
+ * The whole key and offsets of a common-shape frame, with word stores: no per-header
+ * branches and no clear-then-fill. false for any other frame. Inline so the burst loop
+ * has no call per packet.
+ */
+static inline __attribute__((always_inline)) bool nic_parse_fast(const uint8_t *frame, uint32_t len,
+								 uint16_t port_id, struct nic_key *key,
+								 struct nic_hdr_off *off)
+{
+	uint32_t l4meta = nic_fast_shape(frame, len);
+	if (l4meta == 0)
 		return false;
-	uint64_t *w = key->w;
-	uint64_t w0 = 0, w1, w2 = 0, src = 0, dst = 0, ports = 0;
-	memcpy(&w0, &port_id, 2);
-	memcpy(&w1, frame, 8);	       /* eth dst, eth src[0..1] */
-	memcpy(&w2, frame + 8, 4);     /* eth src[2..5]; ethertype 0x0800; VLAN TCI 0 */
-	w2 |= (uint64_t)0x0008 << 32;  /* bytes 20-21 = 08 00 (little-endian word) */
-	memcpy(&src, frame + 26, 4);
-	memcpy(&dst, frame + 30, 4);
-	memcpy(&ports, frame + 34, 4);
-	/* Key bytes 56..59: proto, TTL, TOS, TCP flags; bytes 2..7: meta (see enum nic_key_off). */
-	uint64_t w7 = (uint64_t)proto | (uint64_t)frame[22] << 8 | (uint64_t)frame[15] << 16 |
-		      (l4meta == 1 ? (uint64_t)frame[47] << 24 : 0);
-	w0 |= (uint64_t)1 << 24 /* DOCA_FLOW_L3_META_IPV4 */ | (uint64_t)l4meta << 32 | (uint64_t)1 << 48 | (uint64_t)1 << 56;
-	w[0] = w0, w[1] = w1, w[2] = w2, w[3] = src, w[4] = 0, w[5] = dst;
-	w[6] = 0, w[7] = w7, w[8] = ports, w[9] = 0, w[10] = 0, w[11] = 0;
+	_Static_assert(NIC_KEY_WORDS == 12, "one store per key word");
+	uint64_t *k = key->w;
+	const struct nic_fast_recipe *r = nic_fast_recipes; /* constant indices: each folds to its load */
+	k[0] = nic_fast_recipe_apply(&r[0], frame, port_id, l4meta);
+	k[1] = nic_fast_recipe_apply(&r[1], frame, port_id, l4meta);
+	k[2] = nic_fast_recipe_apply(&r[2], frame, port_id, l4meta);
+	k[3] = nic_fast_recipe_apply(&r[3], frame, port_id, l4meta);
+	k[4] = 0;
+	k[5] = nic_fast_recipe_apply(&r[5], frame, port_id, l4meta);
+	k[6] = 0;
+	k[7] = nic_fast_word7(frame, l4meta);
+	k[8] = nic_fast_recipe_apply(&r[8], frame, port_id, l4meta);
+	k[9] = k[10] = k[11] = 0;
 	if (off) {
 		off->l3 = 14;
 		off->l4 = 34;
 		off->l3_type = 1;
-		off->l4_type = l4meta;
+		off->l4_type = (uint8_t)l4meta;
 	}
 	return true;
 }

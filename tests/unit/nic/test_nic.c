@@ -3,6 +3,7 @@
  * key, key hashing, external resources, pipe and entry creation errors, the datapath
  * on NIC pipes, capture rings, port statistics and the traffic generator.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -443,42 +444,103 @@ static void test_parse_fast_equals_general(void **state)
 	}
 }
 
+/* Every key word read from a common-shape frame by its recipe is the parser's word. */
+static void test_fast_words_equal_general(void **state)
+{
+	(void)state;
+	uint8_t f[128];
+	struct nic_key k;
+	struct nic_hdr_off o;
+	srand(777);
+	for (int it = 0; it < 100000; it++) {
+		uint32_t len = shape_frame(f, it & 1 ? SH_TCP : SH_UDP, (uint32_t)rand(), (uint16_t)rand());
+		for (uint32_t b = 0; b < 12; b++) /* MAC addresses */
+			f[b] = (uint8_t)rand();
+		f[15] = (uint8_t)rand(), f[22] = (uint8_t)rand(); /* TOS, TTL */
+		for (uint32_t b = 26; b < len; b++) /* addresses, ports, the rest */
+			if (rand() % 3 == 0)
+				f[b] = (uint8_t)rand();
+		uint16_t port = (uint16_t)(rand() % NIC_MAX_PORTS);
+		uint32_t l4meta = nic_fast_shape(f, len);
+		assert_int_equal(l4meta, it & 1 ? 1 : 2);
+		assert_true(nic_parse_general(f, len, port, &k, &o));
+		for (uint32_t w = 0; w < NIC_KEY_WORDS; w++) {
+			uint64_t v = w == NIC_FAST_WORD7 ? nic_fast_word7(f, l4meta)
+							 : nic_fast_recipe_apply(&nic_fast_recipes[w], f, port, l4meta);
+			assert_true(v == k.w[w]);
+		}
+	}
+}
+
 /*
  * The root fast path (L4-only rewrite, fwd PORT) against the general rewrite: the same
- * frames through a root matching the IPv4 destination that rewrites the UDP/TCP source
- * port, once with the rewrite alone and once with an extra Ethernet-source rewrite to
- * the value the frames already carry (which takes apply_actions). Output bytes, entry
- * counters and misses must be identical, and every packet accounted for.
+ * frames through a root that rewrites the UDP/TCP ports, once with the rewrite alone and
+ * once with an extra Ethernet-source rewrite to the value the frames already carry
+ * (which takes apply_actions). Every transmitted frame (digested in order), the entry
+ * counters and the misses must be identical, and every packet accounted for.
+ * BASIC roots match the IPv4 destination; HASH roots hash it and carry the source port
+ * as their path-selector field.
  */
-static void run_shapes(bool general, uint8_t out[SH_COUNT][128], uint32_t out_len[SH_COUNT], uint64_t *hits,
-		       uint64_t *misses, uint32_t nburst, uint32_t nr_entries)
+struct shapes_run {
+	uint64_t hits, misses, tx, digest;
+	uint8_t first[SH_COUNT][128]; /* the frames of burst 0, one per shape */
+	uint32_t first_len[SH_COUNT];
+};
+
+static uint64_t fnv1a(uint64_t h, const uint8_t *b, uint32_t n)
 {
-	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
-	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
-	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 4096), DOCA_SUCCESS);
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* Ports of entry i: 0xffff and 0 make some frames' UDP checksum come out as 0. */
+static uint16_t entry_sport(uint32_t i)
+{
+	return i == 3 ? 0xffff : i == 5 ? 0 : (uint16_t)(40000 + i * 977);
+}
+
+static struct nic_pipe *shapes_pipe(bool general, bool hash_root, uint32_t nr_entries, struct nic_entry **e)
+{
 	struct nic_pipe_attr a;
 	struct nic_pipe *p = NULL;
 	memset(&a, 0, sizeof(a));
-	a.type = NIC_PIPE_BASIC;
+	a.type = hash_root ? NIC_PIPE_HASH : NIC_PIPE_BASIC;
 	a.name = general ? "general" : "fast";
 	a.port_id = 0;
 	a.is_root = true;
 	a.nr_entries = nr_entries; /* a small and a large table (bucket count follows it) */
-	a.ps_field = -1;
+	a.ps_field = hash_root ? NIC_AF_L4_SRC : -1;
 	a.miss_counter = true;
 	a.fwd_miss.type = NIC_FWD_DROP;
 	a.const_mask.b[NIC_K_L3_META] = 0xff;
 	a.const_val.b[NIC_K_L3_META] = 1; /* IPv4 */
 	memset(a.entry_mask.b + NIC_K_IP_DST, 0xff, 4);
 	assert_int_equal(nic_pipe_create(&a, &p), DOCA_SUCCESS);
-	struct nic_entry *e[16];
 	for (uint32_t i = 0; i < 16; i++) {
 		struct nic_entry_attr ea;
 		memset(&ea, 0, sizeof(ea));
 		ft_wr32(ea.match.b + NIC_K_IP_DST, 0x0a000000u + i);
-		ea.actions.fields = 1u << NIC_AF_L4_SRC;
-		/* i = 3: a value that makes the UDP checksum come out as 0 for some frames */
-		ea.actions.l4_src = (uint16_t)__builtin_bswap16((uint16_t)(i == 3 ? 0xffff : 40000 + i));
+		if (hash_root && nr_entries > 16) { /* where the datapath will look for this key */
+			struct nic_key k;
+			uint32_t h;
+			memset(&k, 0, sizeof(k));
+			memcpy(k.b + NIC_K_IP_DST, ea.match.b + NIC_K_IP_DST, 4);
+			k.b[NIC_K_L3_META] = 1;
+			assert_int_equal(nic_pipe_calc_hash(p, &k, &h), DOCA_SUCCESS);
+			ea.index = h % nr_entries;
+		} else {
+			ea.index = i;
+		}
+		if (hash_root) /* the path-selector value is the source port */
+			ea.ps_value = entry_sport(i);
+		else
+			ea.actions.fields = 1u << NIC_AF_L4_SRC;
+		ea.actions.l4_src = (uint16_t)__builtin_bswap16(entry_sport(i));
+		if (i % 4 == 1) { /* some entries rewrite the destination port too */
+			ea.actions.fields |= 1u << NIC_AF_L4_DST;
+			ea.actions.l4_dst = (uint16_t)__builtin_bswap16((uint16_t)(i * 4099));
+		}
 		if (general) {
 			static const uint8_t src[6] = {0x02, 0, 0, 0, 0, 0xaa}; /* what ft_build4 writes */
 			ea.actions.fields |= 1u << NIC_AF_ETH_SRC;
@@ -489,61 +551,85 @@ static void run_shapes(bool general, uint8_t out[SH_COUNT][128], uint32_t out_le
 		ea.own_counter = true;
 		assert_int_equal(nic_entry_add(p, &ea, &e[i]), DOCA_SUCCESS);
 	}
-	uint8_t frames[NIC_BURST_MAX][128];
+	return p;
+}
+
+static void run_shapes(bool general, bool hash_root, uint32_t nr_entries, uint32_t nburst, struct shapes_run *r)
+{
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, NIC_BURST_MAX), DOCA_SUCCESS);
+	struct nic_entry *e[16];
+	struct nic_pipe *p = shapes_pipe(general, hash_root, nr_entries, e);
+	uint8_t frames[NIC_BURST_MAX][128], out[NIC_MAX_FRAME];
 	struct nic_buf bufs[NIC_BURST_MAX];
-	uint32_t sent = 0;
+	uint32_t sent = 0, len;
+	memset(r, 0, sizeof(*r));
+	r->digest = 0xcbf29ce484222325ull;
 	for (uint32_t b = 0; b < nburst; b++) {
 		uint32_t n = 1 + b % NIC_BURST_MAX;
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t sh = (b + i) % SH_COUNT;
 			bufs[i].data = frames[i];
 			bufs[i].len = shape_frame(frames[i], (enum shape)sh, 0x0a000000u + (b * 7 + i) % 20,
-						  (uint16_t)(b * 131 + i));
+						  (uint16_t)(b * 131 + i * 7919));
 		}
 		assert_int_equal(nic_port_rx_burst(0, bufs, n), n);
 		sent += n;
+		while (nic_capture_pop(1, NIC_CAPTURE_TX, out, sizeof(out), &len) == DOCA_SUCCESS) {
+			r->digest = fnv1a(r->digest, out, len);
+			r->tx++;
+		}
 		if (b == 0)
 			for (uint32_t i = 0; i < n && i < SH_COUNT; i++) {
-				memcpy(out[i], frames[i], bufs[i].len);
-				out_len[i] = bufs[i].len;
+				memcpy(r->first[i], frames[i], bufs[i].len);
+				r->first_len[i] = bufs[i].len;
 			}
 	}
-	*hits = 0;
 	for (uint32_t i = 0; i < 16; i++) {
 		uint64_t pk, by;
 		assert_int_equal(nic_entry_counter_read(e[i], &pk, &by), DOCA_SUCCESS);
-		*hits += pk;
+		r->hits += pk;
 	}
 	uint64_t by;
-	assert_int_equal(nic_pipe_miss_read(p, misses, &by), DOCA_SUCCESS);
-	assert_int_equal(*hits + *misses, sent);
+	assert_int_equal(nic_pipe_miss_read(p, &r->misses, &by), DOCA_SUCCESS);
+	assert_int_equal(r->hits + r->misses, sent);
+	assert_int_equal(r->tx, r->hits);
 	struct nic_port_stats st;
 	assert_int_equal(nic_port_stats_get(1, &st), DOCA_SUCCESS);
-	assert_int_equal(st.tx_pkts, *hits);
+	assert_int_equal(st.tx_pkts, r->hits);
 	nic_pipe_destroy(p);
 	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
 	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
 }
 
+static void assert_runs_equal(const struct shapes_run *a, const struct shapes_run *b)
+{
+	assert_int_equal(a->hits, b->hits);
+	assert_int_equal(a->misses, b->misses);
+	assert_int_equal(a->tx, b->tx);
+	assert_true(a->digest == b->digest);
+	for (int sh = 0; sh < SH_COUNT; sh++) {
+		assert_int_equal(a->first_len[sh], b->first_len[sh]);
+		assert_memory_equal(a->first[sh], b->first[sh], a->first_len[sh]);
+	}
+	assert_true(a->hits > 0 && a->misses > 0);
+}
+
 static void test_root_fast_equals_general(void **state)
 {
 	(void)state;
-	static uint8_t of[SH_COUNT][128], og[SH_COUNT][128];
-	uint32_t lf[SH_COUNT] = {0}, lg[SH_COUNT] = {0};
-	uint64_t hf, mf, hg, mg;
-	run_shapes(false, of, lf, &hf, &mf, 997, 16);
-	run_shapes(true, og, lg, &hg, &mg, 997, 16);
-	assert_int_equal(hf, hg);
-	assert_int_equal(mf, mg);
-	for (int sh = 0; sh < SH_COUNT; sh++) {
-		assert_int_equal(lf[sh], lg[sh]);
-		assert_memory_equal(of[sh], og[sh], lf[sh]);
+	static struct shapes_run fast, general;
+	for (int hash_root = 0; hash_root < 2; hash_root++) {
+		/* 16 entries: cache-resident, looked up packet by packet; 1M: prefetched in passes. */
+		static const uint32_t sizes[] = {16, 1u << 20};
+		for (int z = 0; z < 2; z++) {
+			run_shapes(true, hash_root, sizes[z], 997, &general);
+			run_shapes(false, hash_root, sizes[z], 997, &fast);
+			assert_runs_equal(&fast, &general);
+		}
 	}
-	run_shapes(false, of, lf, &hf, &mf, 997, 8192);
-	assert_int_equal(hf, hg);
-	assert_int_equal(mf, mg);
-	assert_true(hf > 0 && mf > 0);
-	/* Burst 0 (one frame): compare a full round of shapes one per burst as well. */
+	/* One frame per burst, for every shape. */
 	for (int sh = 0; sh < SH_COUNT; sh++) {
 		uint8_t a[128], b[128];
 		struct nic_buf buf = {a, 0};
@@ -589,10 +675,137 @@ static void test_root_fast_equals_general(void **state)
 		if (sh == SH_UDP_NOCSUM)
 			assert_int_equal(ft_rd16(a + 40), 0);
 	}
-	for (int sh = 0; sh < SH_COUNT; sh++) {
-		assert_int_equal(lf[sh], lg[sh]);
-		assert_memory_equal(of[sh], og[sh], lf[sh]);
+}
+
+/* The checksum of a rewritten UDP frame that must come out as 0 is written as 0xffff. */
+static void test_rewrite_udp_csum_zero(void **state)
+{
+	(void)state;
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 16), DOCA_SUCCESS);
+	uint8_t f[128], out[NIC_MAX_FRAME];
+	uint32_t len = ft_udp4(f, 0xc0a80001u, 0x0a000001u, 1000, 5000), olen;
+	/* The source port that makes the ones'-complement sum all ones: checksum 0 -> 0xffff. */
+	uint16_t c = ft_rd16(f + 40), sport = (uint16_t)(1000 + c); /* ~(~c + ~1000 + sport) */
+	if (sport < 1000)
+		sport++; /* end-around carry */
+	for (int g = 0; g < 2; g++) {
+		struct nic_pipe_attr at;
+		struct nic_pipe *p = NULL;
+		memset(&at, 0, sizeof(at));
+		at.type = NIC_PIPE_BASIC;
+		at.port_id = 0;
+		at.is_root = true;
+		at.nr_entries = 1;
+		at.ps_field = -1;
+		at.fwd_miss.type = NIC_FWD_DROP;
+		memset(at.entry_mask.b + NIC_K_IP_DST, 0xff, 4);
+		assert_int_equal(nic_pipe_create(&at, &p), DOCA_SUCCESS);
+		struct nic_entry_attr ea;
+		struct nic_entry *e;
+		memset(&ea, 0, sizeof(ea));
+		ft_wr32(ea.match.b + NIC_K_IP_DST, 0x0a000001u);
+		ea.actions.fields = 1u << NIC_AF_L4_SRC | (g ? 1u << NIC_AF_IP_TTL : 0);
+		ea.actions.ttl = f[22];
+		ea.actions.l4_src = (uint16_t)__builtin_bswap16(sport);
+		ea.fwd.type = NIC_FWD_PORT;
+		ea.fwd.port_id = 1;
+		assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_SUCCESS);
+		struct nic_buf buf = {f, len};
+		assert_int_equal(nic_port_rx_burst(0, &buf, 1), 1);
+		len = ft_udp4(f, 0xc0a80001u, 0x0a000001u, 1000, 5000); /* rx rewrote it in place */
+		assert_int_equal(nic_capture_pop(1, NIC_CAPTURE_TX, out, sizeof(out), &olen), DOCA_SUCCESS);
+		assert_int_equal(ft_rd16(out + 34), sport);
+		assert_int_equal(ft_rd16(out + 40), 0xffff);
+		assert_true(ft_checksums_ok(out, olen));
+		nic_pipe_destroy(p);
 	}
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+}
+
+/*
+ * nic_entry_update publishes actions, path-selector value and fwd together: while a
+ * thread sends frames through a HASH root whose source-port path selector and fwd port
+ * flip between (A, port 1) and (B, port 2), every frame on port 1 carries A and every
+ * frame on port 2 carries B. Capture rings are deep enough to keep every frame.
+ */
+#define UPD_FRAMES (1u << 13)
+#define UPD_SPORT_A 1111
+#define UPD_SPORT_B 2222
+
+struct upd_sender {
+	_Atomic bool stop;
+	uint32_t sent;
+};
+
+static void *upd_send(void *arg)
+{
+	struct upd_sender *u = arg;
+	uint8_t frames[NIC_BURST_MAX][128];
+	struct nic_buf bufs[NIC_BURST_MAX];
+	for (uint32_t i = 0; i < NIC_BURST_MAX; i++)
+		bufs[i].data = frames[i];
+	while (!atomic_load(&u->stop) && u->sent + NIC_BURST_MAX <= UPD_FRAMES) {
+		for (uint32_t i = 0; i < NIC_BURST_MAX; i++)
+			bufs[i].len = ft_udp4(frames[i], 0xc0a80001u, 0x0a000001u, 999, 5000);
+		u->sent += nic_port_rx_burst(0, bufs, NIC_BURST_MAX);
+	}
+	return NULL;
+}
+
+static void test_update_is_atomic(void **state)
+{
+	(void)state;
+	for (uint16_t port = 0; port < 3; port++)
+		assert_int_equal(nic_port_start(port), DOCA_SUCCESS);
+	for (uint16_t port = 1; port < 3; port++)
+		assert_int_equal(nic_capture_set_depth(port, NIC_CAPTURE_TX, UPD_FRAMES), DOCA_SUCCESS);
+	struct nic_pipe_attr a;
+	struct nic_pipe *p = NULL;
+	memset(&a, 0, sizeof(a));
+	a.type = NIC_PIPE_HASH;
+	a.port_id = 0;
+	a.is_root = true;
+	a.nr_entries = 1;
+	a.ps_field = NIC_AF_L4_SRC;
+	a.fwd_miss.type = NIC_FWD_DROP;
+	memset(a.entry_mask.b + NIC_K_IP_DST, 0xff, 4);
+	assert_int_equal(nic_pipe_create(&a, &p), DOCA_SUCCESS);
+	struct nic_entry_attr ea;
+	struct nic_entry *e;
+	memset(&ea, 0, sizeof(ea));
+	ea.ps_value = UPD_SPORT_A;
+	ea.fwd.type = NIC_FWD_PORT;
+	ea.fwd.port_id = 1;
+	assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_SUCCESS);
+
+	struct upd_sender u = {.sent = 0};
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, upd_send, &u), 0);
+	struct nic_actions none;
+	memset(&none, 0, sizeof(none));
+	for (uint32_t i = 0; u.sent < UPD_FRAMES - NIC_BURST_MAX && i < 200000; i++) {
+		bool b = i & 1;
+		struct nic_fwd fwd = {.type = NIC_FWD_PORT, .port_id = b ? 2 : 1};
+		assert_int_equal(nic_entry_update(e, &none, b ? UPD_SPORT_B : UPD_SPORT_A, &fwd), DOCA_SUCCESS);
+	}
+	atomic_store(&u.stop, true);
+	pthread_join(th, NULL);
+
+	uint8_t out[NIC_MAX_FRAME];
+	uint32_t len, seen[3] = {0};
+	for (uint16_t port = 1; port < 3; port++)
+		while (nic_capture_pop(port, NIC_CAPTURE_TX, out, sizeof(out), &len) == DOCA_SUCCESS) {
+			assert_int_equal(ft_rd16(out + 34), port == 1 ? UPD_SPORT_A : UPD_SPORT_B);
+			assert_true(ft_checksums_ok(out, len));
+			seen[port]++;
+		}
+	assert_int_equal(seen[1] + seen[2], u.sent);
+	nic_pipe_destroy(p);
+	for (uint16_t port = 0; port < 3; port++)
+		assert_int_equal(nic_port_stop(port), DOCA_SUCCESS);
 }
 
 static void test_generator(void **state)
@@ -636,7 +849,10 @@ int main(void)
 		cmocka_unit_test(test_datapath_basic),
 		cmocka_unit_test(test_generator),
 		cmocka_unit_test(test_parse_fast_equals_general),
+		cmocka_unit_test(test_fast_words_equal_general),
 		cmocka_unit_test(test_root_fast_equals_general),
+		cmocka_unit_test(test_rewrite_udp_csum_zero),
+		cmocka_unit_test(test_update_is_atomic),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	nic_shutdown();
