@@ -227,7 +227,8 @@ static void bench_w1(uint32_t n, const char *tag)
 	snprintf(key, sizeof(key), "w1_%s_1w_mpps", tag);
 	print_median(key, m1);
 	snprintf(key, sizeof(key), "w1_%s_2w_mpps", tag);
-	print_median(key, m2);
+	if (!one_worker)
+		print_median(key, m2);
 	fflush(stdout);
 	doca_flow_pipe_destroy(pipe);
 	free(e);

@@ -618,6 +618,10 @@ struct root_plan {
 struct hot_plan {
 	struct nic_fast_recipe cr, er;
 	uint64_t cval;
+	/* The constant word made of port and meta only (no frame bytes, the usual l3_type /
+	 * l4_type constraint): bit l4meta set when a frame of that L4 type passes it. */
+	bool c_by_l4;
+	uint8_t c_ok_l4;
 	_Atomic(struct nic_entry *) *slots;
 	uint32_t bucket_mask;
 };
@@ -634,6 +638,10 @@ static struct hot_plan hot_plan_of(const struct root_plan *rp, uint16_t port_id)
 	hp.cr.port_mul = hp.er.port_mul = 0;
 	hp.cr.load_mask &= rp->cmask, hp.cr.bits &= rp->cmask, hp.cr.l4_mul &= rp->cmask;
 	hp.er.load_mask &= rp->emask, hp.er.bits &= rp->emask, hp.er.l4_mul &= rp->emask;
+	hp.c_by_l4 = hp.cr.load_mask == 0;
+	for (uint32_t l4meta = 1; l4meta <= 2; l4meta++)
+		if ((hp.cr.bits | l4meta * hp.cr.l4_mul) == hp.cval)
+			hp.c_ok_l4 |= (uint8_t)(1u << l4meta);
 	return hp;
 }
 
@@ -814,9 +822,9 @@ static inline __attribute__((always_inline)) uint32_t parse_burst(uint16_t port_
 
 /*
  * The hot case of a one-word root and a common-shape frame: the two key words the pipe
- * reads come straight from the frame (nic_fast_recipes: what the parser would store), and a hit whose actions are at most an L4 port rewrite and whose fwd is a port
- * this burst already sent to is done without building the key, which nothing would
- * read. Returns false when the packet needs its key (a miss, other actions, another
+ * reads come straight from the frame (nic_fast_recipes: what the parser would store),
+ * and a hit whose actions are at most an L4 port rewrite and whose fwd is a port this
+ * burst already sent to is done without building the key, which nothing would read. Returns false when the packet needs its key (a miss, other actions, another
  * fwd); *out is then the entry it hit, or NULL.
  */
 static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc *acc, const struct hot_plan hp,
@@ -825,7 +833,7 @@ static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc 
 {
 	uint64_t v = nic_fast_recipe_apply(&hp.er, b->data, 0, l4meta);
 	*out = NULL;
-	if (nic_fast_recipe_apply(&hp.cr, b->data, 0, l4meta) != hp.cval)
+	if (hp.c_by_l4 ? !(hp.c_ok_l4 >> l4meta & 1) : nic_fast_recipe_apply(&hp.cr, b->data, 0, l4meta) != hp.cval)
 		return false;
 	struct nic_entry *e = bucket_find_word(hp.slots, hp.bucket_mask, nic_hash_one_word(v), v);
 	*out = e;
@@ -852,7 +860,8 @@ static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc 
 static inline __attribute__((always_inline)) uint32_t root_burst_direct(struct burst_acc *acc, uint16_t port_id,
 									const struct nic_buf *bufs, uint32_t n,
 									const struct root_plan *rp, bool one_word,
-									uint64_t *bytes, uint64_t *errors)
+									bool frame_words, uint64_t *bytes,
+									uint64_t *errors)
 {
 	struct pkt p;
 	uint32_t np = 0;
@@ -861,7 +870,7 @@ static inline __attribute__((always_inline)) uint32_t root_burst_direct(struct b
 		const struct nic_buf *b = &bufs[i];
 		struct nic_entry *e = NULL;
 		bool looked_up = false;
-		if (one_word && rp->frame_words && NIC_LIKELY(b->len <= NIC_MAX_FRAME)) {
+		if (frame_words && NIC_LIKELY(b->len <= NIC_MAX_FRAME)) {
 			uint32_t l4meta = nic_fast_shape(b->data, b->len);
 			if (l4meta) {
 				if (root_hot_hit(acc, hp, b, l4meta, &e)) {
@@ -897,8 +906,10 @@ static inline __attribute__((always_inline)) uint32_t root_burst(struct burst_ac
 								 const struct root_plan *rp, bool one_word,
 								 uint64_t *bytes, uint64_t *errors)
 {
+	if (!rp->prefetch && one_word && rp->frame_words)
+		return root_burst_direct(acc, port_id, bufs, n, rp, one_word, true, bytes, errors);
 	if (!rp->prefetch)
-		return root_burst_direct(acc, port_id, bufs, n, rp, one_word, bytes, errors);
+		return root_burst_direct(acc, port_id, bufs, n, rp, one_word, false, bytes, errors);
 	struct pkt pk[NIC_BURST_MAX];
 	uint32_t h[NIC_BURST_MAX];
 	bool ok[NIC_BURST_MAX];
