@@ -569,6 +569,37 @@ static struct nic_pipe *shapes_pipe(bool general, enum shapes_root kind, uint32_
 	return p;
 }
 
+/*
+ * A root on port 0 with one entry: IPv4 destination 10.0.0.1 (match_dst) or anything
+ * (an empty mask) -> actions, fwd.
+ */
+static struct nic_pipe *one_entry_root(bool match_dst, const struct nic_actions *actions, const struct nic_fwd *fwd)
+{
+	struct nic_pipe_attr at;
+	struct nic_pipe *p = NULL;
+	memset(&at, 0, sizeof(at));
+	at.type = NIC_PIPE_BASIC;
+	at.port_id = 0;
+	at.is_root = true;
+	at.nr_entries = 1;
+	at.ps_field = -1;
+	at.fwd_miss.type = NIC_FWD_DROP;
+	if (match_dst)
+		memset(at.entry_mask.b + NIC_K_IP_DST, 0xff, 4);
+	assert_int_equal(nic_pipe_create(&at, &p), DOCA_SUCCESS);
+	struct nic_entry_attr ea;
+	struct nic_entry *e;
+	memset(&ea, 0, sizeof(ea));
+	ft_wr32(ea.match.b + NIC_K_IP_DST, 0x0a000001u);
+	if (actions)
+		ea.actions = *actions;
+	ea.fwd = *fwd;
+	assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_SUCCESS);
+	return p;
+}
+
+static const struct nic_fwd to_port1 = {.type = NIC_FWD_PORT, .port_id = 1};
+
 static void run_shapes(bool general, enum shapes_root kind, uint32_t nr_entries, uint32_t nburst,
 		       struct shapes_run *r)
 {
@@ -577,22 +608,9 @@ static void run_shapes(bool general, enum shapes_root kind, uint32_t nr_entries,
 	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 0), DOCA_SUCCESS);
 	struct nic_entry *e[16];
 	struct nic_pipe *p = shapes_pipe(general, kind, nr_entries, e), *root = NULL;
-	if (general) { /* a root matching nothing (one entry, empty mask) that forwards all to p */
-		struct nic_pipe_attr ra;
-		struct nic_entry_attr ea;
-		struct nic_entry *re;
-		memset(&ra, 0, sizeof(ra));
-		ra.type = NIC_PIPE_BASIC;
-		ra.port_id = 0;
-		ra.is_root = true;
-		ra.nr_entries = 1;
-		ra.ps_field = -1;
-		ra.fwd_miss.type = NIC_FWD_DROP;
-		assert_int_equal(nic_pipe_create(&ra, &root), DOCA_SUCCESS);
-		memset(&ea, 0, sizeof(ea));
-		ea.fwd.type = NIC_FWD_PIPE;
-		ea.fwd.pipe = p;
-		assert_int_equal(nic_entry_add(root, &ea, &re), DOCA_SUCCESS);
+	if (general) { /* a root that forwards everything to p */
+		struct nic_fwd to_p = {.type = NIC_FWD_PIPE, .pipe = p};
+		root = one_entry_root(false, NULL, &to_p);
 	}
 	uint8_t frames[NIC_BURST_MAX][128];
 	struct nic_buf bufs[NIC_BURST_MAX];
@@ -671,28 +689,13 @@ static void test_root_fast_equals_general(void **state)
 		for (int g = 0; g < 2; g++) {
 			assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
 			assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
-			struct nic_pipe_attr at;
-			struct nic_pipe *p = NULL;
-			memset(&at, 0, sizeof(at));
-			at.type = NIC_PIPE_BASIC;
-			at.port_id = 0;
-			at.is_root = true;
-			at.nr_entries = 1;
-			at.ps_field = -1;
-			at.fwd_miss.type = NIC_FWD_DROP;
-			memset(at.entry_mask.b + NIC_K_IP_DST, 0xff, 4);
-			assert_int_equal(nic_pipe_create(&at, &p), DOCA_SUCCESS);
-			struct nic_entry_attr ea;
-			struct nic_entry *e;
-			memset(&ea, 0, sizeof(ea));
-			ft_wr32(ea.match.b + NIC_K_IP_DST, 0x0a000001u);
-			ea.actions.fields = 1u << NIC_AF_L4_SRC | (g ? 1u << NIC_AF_ETH_SRC : 0);
-			ea.actions.l4_src = (uint16_t)__builtin_bswap16(777);
+			struct nic_actions act;
+			memset(&act, 0, sizeof(act));
+			act.fields = 1u << NIC_AF_L4_SRC | (g ? 1u << NIC_AF_ETH_SRC : 0);
+			act.l4_src = (uint16_t)__builtin_bswap16(777);
 			static const uint8_t src[6] = {0x02, 0, 0, 0, 0, 0xaa};
-			memcpy(ea.actions.eth_src, src, 6);
-			ea.fwd.type = NIC_FWD_PORT;
-			ea.fwd.port_id = 1;
-			assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_SUCCESS);
+			memcpy(act.eth_src, src, 6);
+			struct nic_pipe *p = one_entry_root(true, &act, &to_port1);
 			uint8_t *f = g ? b : a;
 			buf.data = f;
 			buf.len = shape_frame(f, (enum shape)sh, 0x0a000001u, 4321);
@@ -726,27 +729,12 @@ static void test_rewrite_udp_csum_zero(void **state)
 	if (sport < 1000)
 		sport++; /* end-around carry */
 	for (int g = 0; g < 2; g++) {
-		struct nic_pipe_attr at;
-		struct nic_pipe *p = NULL;
-		memset(&at, 0, sizeof(at));
-		at.type = NIC_PIPE_BASIC;
-		at.port_id = 0;
-		at.is_root = true;
-		at.nr_entries = 1;
-		at.ps_field = -1;
-		at.fwd_miss.type = NIC_FWD_DROP;
-		memset(at.entry_mask.b + NIC_K_IP_DST, 0xff, 4);
-		assert_int_equal(nic_pipe_create(&at, &p), DOCA_SUCCESS);
-		struct nic_entry_attr ea;
-		struct nic_entry *e;
-		memset(&ea, 0, sizeof(ea));
-		ft_wr32(ea.match.b + NIC_K_IP_DST, 0x0a000001u);
-		ea.actions.fields = 1u << NIC_AF_L4_SRC | (g ? 1u << NIC_AF_IP_TTL : 0);
-		ea.actions.ttl = f[22];
-		ea.actions.l4_src = (uint16_t)__builtin_bswap16(sport);
-		ea.fwd.type = NIC_FWD_PORT;
-		ea.fwd.port_id = 1;
-		assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_SUCCESS);
+		struct nic_actions act;
+		memset(&act, 0, sizeof(act));
+		act.fields = 1u << NIC_AF_L4_SRC | (g ? 1u << NIC_AF_IP_TTL : 0);
+		act.ttl = f[22];
+		act.l4_src = (uint16_t)__builtin_bswap16(sport);
+		struct nic_pipe *p = one_entry_root(true, &act, &to_port1);
 		struct nic_buf buf = {f, len};
 		assert_int_equal(nic_port_rx_burst(0, &buf, 1), 1);
 		len = ft_udp4(f, 0xc0a80001u, 0x0a000001u, 1000, 5000); /* rx rewrote it in place */
