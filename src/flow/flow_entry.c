@@ -186,9 +186,12 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 	}
 }
 
+/* An entry holds a reference on its shared counter from its successful ADD (the one
+ * that set e->nic) until its DEL or its pipe's end, whatever later updates did to its
+ * status; e->nic is only tested here, it may already be gone with the NIC pipe. */
 static void shared_unref(struct doca_flow_pipe_entry *e)
 {
-	if (e->shared_id >= 0 && e->status == DOCA_FLOW_ENTRY_STATUS_SUCCESS)
+	if (e->shared_id >= 0 && e->nic != NULL)
 		e->pipe->port->shared_counters[e->shared_id].refs--;
 }
 

@@ -612,12 +612,12 @@ struct root_plan {
 /*
  * What root_hot_hit needs, passed by value so that it lives in registers: a struct
  * reached through a pointer is reloaded after every frame store (uint8_t stores may
- * alias anything). The recipes read the constant word already masked by the pipe's
- * constant mask, and the entry word by its entry mask, this burst's port folded in.
+ * alias anything). The recipes of the constant and the entry word, with this burst's
+ * port folded in; their masks apply to what a recipe makes.
  */
 struct hot_plan {
 	struct nic_fast_recipe cr, er;
-	uint64_t cval;
+	uint64_t cmask, cval, emask;
 	/* The constant word made of port and meta only (no frame bytes, the usual l3_type /
 	 * l4_type constraint): bit l4meta set when a frame of that L4 type passes it. */
 	bool c_by_l4;
@@ -630,17 +630,17 @@ static struct hot_plan hot_plan_of(const struct root_plan *rp, uint16_t port_id)
 {
 	struct hot_plan hp = {.cr = nic_fast_recipes[rp->cw],
 			      .er = nic_fast_recipes[rp->ew],
+			      .cmask = rp->cmask,
 			      .cval = rp->cval,
+			      .emask = rp->emask,
 			      .slots = rp->slots,
 			      .bucket_mask = rp->bucket_mask};
 	hp.cr.bits |= port_id * hp.cr.port_mul;
 	hp.er.bits |= port_id * hp.er.port_mul;
 	hp.cr.port_mul = hp.er.port_mul = 0;
-	hp.cr.load_mask &= rp->cmask, hp.cr.bits &= rp->cmask, hp.cr.l4_mul &= rp->cmask;
-	hp.er.load_mask &= rp->emask, hp.er.bits &= rp->emask, hp.er.l4_mul &= rp->emask;
-	hp.c_by_l4 = hp.cr.load_mask == 0;
+	hp.c_by_l4 = (hp.cr.load_mask & hp.cmask) == 0;
 	for (uint32_t l4meta = 1; l4meta <= 2; l4meta++)
-		if ((hp.cr.bits | l4meta * hp.cr.l4_mul) == hp.cval)
+		if (((hp.cr.bits | l4meta * hp.cr.l4_mul) & hp.cmask) == hp.cval)
 			hp.c_ok_l4 |= (uint8_t)(1u << l4meta);
 	return hp;
 }
@@ -831,9 +831,10 @@ static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc 
 							       const struct nic_buf *b, uint32_t l4meta,
 							       struct nic_entry **out)
 {
-	uint64_t v = nic_fast_recipe_apply(&hp.er, b->data, 0, l4meta);
+	uint64_t v = nic_fast_recipe_apply(&hp.er, b->data, 0, l4meta) & hp.emask;
 	*out = NULL;
-	if (hp.c_by_l4 ? !(hp.c_ok_l4 >> l4meta & 1) : nic_fast_recipe_apply(&hp.cr, b->data, 0, l4meta) != hp.cval)
+	if (hp.c_by_l4 ? !(hp.c_ok_l4 >> l4meta & 1)
+		       : (nic_fast_recipe_apply(&hp.cr, b->data, 0, l4meta) & hp.cmask) != hp.cval)
 		return false;
 	struct nic_entry *e = bucket_find_word(hp.slots, hp.bucket_mask, nic_hash_one_word(v), v);
 	*out = e;

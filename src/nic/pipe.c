@@ -554,10 +554,16 @@ void nic_entry_free(struct nic_entry *e)
 	if (st != &e->first_state)
 		free(st);
 	free(e->mask);
-	if (in_pool(e->pipe, e))
-		memset(e, 0, e->pipe->pool_esize); /* free again, and zero for the next add */
-	else
+	struct nic_pipe *p = e->pipe;
+	if (in_pool(p, e)) {
+		/* Free again, and zero for the next add, under the lock that add checks the slot
+		 * with: an add at this index from another queue must not fill it mid-memset. */
+		pthread_mutex_lock(&p->lock);
+		memset(e, 0, p->pool_esize);
+		pthread_mutex_unlock(&p->lock);
+	} else {
 		free(e);
+	}
 }
 
 doca_error_t nic_entry_counter_read(const struct nic_entry *e, uint64_t *pkts, uint64_t *bytes)

@@ -210,7 +210,7 @@ static void test_concurrent_provider_ops(void **state)
 struct racer {
 	uint16_t q;
 	struct doca_flow_pipe *pipe;
-	uint32_t ok, failed; /* completions, counted by the racer's own processing */
+	uint32_t ok, failed, removed; /* completions, counted by the racer's own processing */
 };
 
 static void race_cb(struct doca_flow_pipe_entry *entry, uint16_t q, enum doca_flow_entry_status st,
@@ -219,6 +219,11 @@ static void race_cb(struct doca_flow_pipe_entry *entry, uint16_t q, enum doca_fl
 	(void)entry;
 	struct racer *r = ctx;
 	assert_int_equal(q, r->q);
+	if (op == DOCA_FLOW_ENTRY_OP_DEL) {
+		assert_int_equal(st, DOCA_FLOW_ENTRY_STATUS_SUCCESS);
+		r->removed++;
+		return;
+	}
 	assert_int_equal(op, DOCA_FLOW_ENTRY_OP_ADD);
 	if (st == DOCA_FLOW_ENTRY_STATUS_SUCCESS)
 		r->ok++;
@@ -283,6 +288,83 @@ static void test_same_index_two_queues(void **state)
 	doca_flow_pipe_destroy(hash);
 }
 
+/*
+ * Both threads add index 0, process, remove what they added (won or failed), process,
+ * over and over on their own queues while a third sends packets that use the index: a
+ * slot freed by one queue's remove is never filled by the other's add mid-release
+ * (under TSan: no race), and every operation completes once.
+ */
+#define READD_ROUNDS 20000
+
+static pthread_barrier_t readd_start;
+
+struct readd_sender {
+	_Atomic bool stop;
+	uint64_t sent;
+};
+
+static void *readd_send(void *arg)
+{
+	struct readd_sender *s = arg;
+	while (!atomic_load(&s->stop)) {
+		ft_inject_udp4(0, 0xc0a80001u, 0x0a000001u, 1000, 5000);
+		s->sent++;
+	}
+	return NULL;
+}
+
+static void *readder(void *arg)
+{
+	struct racer *r = arg;
+	pthread_barrier_wait(&readd_start);
+	for (uint32_t i = 0; i < READD_ROUNDS; i++) {
+		struct doca_flow_pipe_entry *e = NULL;
+		assert_int_equal(doca_flow_pipe_hash_add_entry(r->q, r->pipe, 0, 0, NULL, NULL, NULL, 0, r, &e),
+				 DOCA_SUCCESS);
+		assert_int_equal(doca_flow_entries_process(ports[0], r->q, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+		assert_int_equal(doca_flow_pipe_remove_entry(r->q, 0, e), DOCA_SUCCESS);
+		assert_int_equal(doca_flow_entries_process(ports[0], r->q, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	}
+	return NULL;
+}
+
+static void test_same_index_readd_two_queues(void **state)
+{
+	(void)state;
+	struct doca_flow_match mask;
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *hash;
+	memset(&mask, 0, sizeof(mask));
+	mask.outer.ip4.dst_ip = 0xffffffff;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, "READD", DOCA_FLOW_PIPE_HASH, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, 1), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, NULL, &mask), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &hash), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	assert_int_equal(flowdpa_port_capture_set_depth(1, 0), DOCA_SUCCESS);
+	struct readd_sender snd = {.sent = 0};
+	struct racer r[2] = {{.q = 0, .pipe = hash}, {.q = 1, .pipe = hash}};
+	pthread_t th[3];
+	pthread_barrier_init(&readd_start, NULL, 2);
+	assert_int_equal(pthread_create(&th[2], NULL, readd_send, &snd), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, readder, &r[i]), 0);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	atomic_store(&snd.stop, true);
+	pthread_join(th[2], NULL);
+	pthread_barrier_destroy(&readd_start);
+	assert_int_equal(r[0].ok + r[0].failed + r[1].ok + r[1].failed, 2 * READD_ROUNDS);
+	assert_int_equal(r[0].removed + r[1].removed, 2 * READD_ROUNDS);
+	assert_int_equal(flow_pipe_nr_entries_added(hash), 0);
+	struct flowdpa_port_stats s0;
+	assert_int_equal(flowdpa_port_stats_get(0, &s0), DOCA_SUCCESS);
+	assert_int_equal(s0.rx_pkts, snd.sent);
+	doca_flow_pipe_destroy(hash);
+}
+
 static int setup_race(void **state)
 {
 	(void)state;
@@ -315,6 +397,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_concurrent_updates, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_provider_ops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_index_two_queues, setup_race, teardown),
+		cmocka_unit_test_setup_teardown(test_same_index_readd_two_queues, setup_race, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,9 +159,11 @@ static struct doca_flow_pipe *hash_pipe(uint32_t nr_entries)
 	struct doca_flow_match mask;
 	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_SHARED};
 	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_actions act, *acts[1] = {&act}; /* no rewrite: updates only change fwd */
 	struct doca_flow_pipe_cfg *cfg;
 	struct doca_flow_pipe *p = NULL;
 	memset(&mask, 0, sizeof(mask));
+	memset(&act, 0, sizeof(act));
 	mask.outer.ip4.dst_ip = 0xffffffff;
 	mon.shared_counter.shared_counter_id = UINT32_MAX; /* each entry names one */
 	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
@@ -169,6 +171,7 @@ static struct doca_flow_pipe *hash_pipe(uint32_t nr_entries)
 	doca_flow_pipe_cfg_set_nr_entries(cfg, nr_entries);
 	doca_flow_pipe_cfg_set_match(cfg, NULL, &mask);
 	doca_flow_pipe_cfg_set_monitor(cfg, &mon);
+	doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1);
 	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &p), DOCA_SUCCESS);
 	doca_flow_pipe_cfg_destroy(cfg);
 	return p;
@@ -216,6 +219,38 @@ static void test_hash_destroy_with_entries(void **state)
 	assert_int_equal(nops, 4);
 	assert_int_equal(flow_pipe_nr_entries_added(p), 0);
 	doca_flow_pipe_destroy(p);
+	assert_int_equal(doca_flow_port_shared_resource_put(ports[0], DOCA_FLOW_SHARED_RESOURCE_COUNTER, id),
+			 DOCA_SUCCESS);
+}
+
+/*
+ * An entry holds its shared counter from its ADD to its DEL or its pipe's end, whatever
+ * its status says meanwhile: an update left queued (status IN_PROCESS) when the pipe is
+ * destroyed, or processed before the remove, still gives the reference back.
+ */
+static void test_shared_ref_with_update(void **state)
+{
+	(void)state;
+	uint32_t id;
+	assert_int_equal(doca_flow_port_shared_resource_get(ports[0], DOCA_FLOW_SHARED_RESOURCE_COUNTER, &id),
+			 DOCA_SUCCESS);
+	struct doca_flow_actions act;
+	memset(&act, 0, sizeof(act));
+	for (int processed = 0; processed < 2; processed++) {
+		struct doca_flow_pipe *p = hash_pipe(8);
+		struct doca_flow_pipe_entry *e = hash_add(p, 3, id);
+		assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+		assert_int_equal(doca_flow_pipe_basic_update_entry(0, p, 0, &act, NULL, NULL, 0, e), DOCA_SUCCESS);
+		assert_int_equal(doca_flow_pipe_entry_get_status(e), DOCA_FLOW_ENTRY_STATUS_IN_PROCESS);
+		assert_int_equal(doca_flow_port_shared_resource_put(ports[0], DOCA_FLOW_SHARED_RESOURCE_COUNTER, id),
+				 DOCA_ERROR_IN_USE);
+		if (processed) {
+			assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+			assert_int_equal(doca_flow_pipe_remove_entry(0, 0, e), DOCA_SUCCESS);
+			assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+		}
+		doca_flow_pipe_destroy(p);
+	}
 	assert_int_equal(doca_flow_port_shared_resource_put(ports[0], DOCA_FLOW_SHARED_RESOURCE_COUNTER, id),
 			 DOCA_SUCCESS);
 }
@@ -279,6 +314,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_destroy_with_queued_ops, setup, teardown),
 		cmocka_unit_test(test_destroy_with_live_ports),
 		cmocka_unit_test_setup_teardown(test_hash_destroy_with_entries, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shared_ref_with_update, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resource_export_hold, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

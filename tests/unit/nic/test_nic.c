@@ -481,9 +481,9 @@ static void test_fast_words_equal_general(void **state)
  * the misses and the port's transmit count must be identical. Port 1 keeps no capture,
  * so a hit is done entirely by the fast path.
  * Roots match or hash the IPv4 destination; BASIC ones under a constant on the L3 type
- * or the L4 type (parser meta; UDP only: TCP frames miss) or on the IPv4 source (frame
- * bytes; every third frame comes from another source and misses); HASH ones carry the
- * source port as their path-selector field.
+ * or the L4 type (parser meta under a partial mask: UDP passes, TCP misses) or on the
+ * IPv4 source (frame bytes; every third frame comes from another source and misses);
+ * HASH ones carry the source or the destination port as their path-selector field.
  */
 struct shapes_run {
 	uint64_t hits, misses, tx, digest;
@@ -504,11 +504,11 @@ static uint16_t entry_sport(uint32_t i)
 	return i == 3 ? 0xffff : i == 5 ? 0 : (uint16_t)(40000 + i * 977);
 }
 
-enum shapes_root { ROOT_BASIC, ROOT_BASIC_CONST_UDP, ROOT_BASIC_CONST_SRC, ROOT_HASH, ROOT_KINDS };
+enum shapes_root { ROOT_BASIC, ROOT_BASIC_CONST_UDP, ROOT_BASIC_CONST_SRC, ROOT_HASH, ROOT_HASH_PS_DST, ROOT_KINDS };
 
 static struct nic_pipe *shapes_pipe(bool general, enum shapes_root kind, uint32_t nr_entries, struct nic_entry **e)
 {
-	bool hash_root = kind == ROOT_HASH;
+	bool hash_root = kind == ROOT_HASH || kind == ROOT_HASH_PS_DST;
 	struct nic_pipe_attr a;
 	struct nic_pipe *p = NULL;
 	memset(&a, 0, sizeof(a));
@@ -517,15 +517,15 @@ static struct nic_pipe *shapes_pipe(bool general, enum shapes_root kind, uint32_
 	a.port_id = 0;
 	a.is_root = !general;
 	a.nr_entries = nr_entries; /* a small and a large table (bucket count follows it) */
-	a.ps_field = hash_root ? NIC_AF_L4_SRC : -1;
+	a.ps_field = kind == ROOT_HASH ? NIC_AF_L4_SRC : kind == ROOT_HASH_PS_DST ? NIC_AF_L4_DST : -1;
 	a.miss_counter = true;
 	a.fwd_miss.type = NIC_FWD_DROP;
 	if (kind == ROOT_BASIC_CONST_SRC) {
 		memset(a.const_mask.b + NIC_K_IP_SRC, 0xff, 4);
 		ft_wr32(a.const_val.b + NIC_K_IP_SRC, 0xc0a80001u); /* what shape_frame sends */
 	} else if (kind == ROOT_BASIC_CONST_UDP) {
-		a.const_mask.b[NIC_K_L4_META] = 0xff;
-		a.const_val.b[NIC_K_L4_META] = 2; /* UDP */
+		a.const_mask.b[NIC_K_L4_META] = 0x02; /* a partial mask: UDP (2) passes, TCP (1) not */
+		a.const_val.b[NIC_K_L4_META] = 2;
 	} else {
 		a.const_mask.b[NIC_K_L3_META] = 0xff;
 		a.const_val.b[NIC_K_L3_META] = 1; /* IPv4 */
@@ -674,9 +674,10 @@ static void test_root_fast_equals_general(void **state)
 	(void)state;
 	static struct shapes_run fast, general;
 	for (int kind = 0; kind < ROOT_KINDS; kind++) {
-		/* 16 entries: cache-resident, looked up packet by packet; 1M: prefetched in passes. */
-		static const uint32_t sizes[] = {16, 1u << 20};
-		for (int z = 0; z < 2; z++) {
+		/* 16 and 1000 (not a power of two) entries: cache-resident, looked up packet by
+		 * packet; 128K (20 MB of hot bytes, more than any L2): prefetched in passes. */
+		static const uint32_t sizes[] = {16, 1000, 1u << 17};
+		for (int z = 0; z < 3; z++) {
 			run_shapes(true, (enum shapes_root)kind, sizes[z], 997, &general);
 			run_shapes(false, (enum shapes_root)kind, sizes[z], 997, &fast);
 			assert_runs_equal(&fast, &general);
@@ -712,6 +713,60 @@ static void test_root_fast_equals_general(void **state)
 		}
 		if (sh == SH_UDP_NOCSUM)
 			assert_int_equal(ft_rd16(a + 40), 0);
+	}
+}
+
+/*
+ * A root matching only the L4 meta under a partial mask (0x02: UDP, not TCP), looked up
+ * by the fast path and by the walk: UDP frames hit, TCP frames miss, in both.
+ */
+static void test_root_partial_meta_mask(void **state)
+{
+	(void)state;
+	for (int walk = 0; walk < 2; walk++) {
+		assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+		assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+		assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 0), DOCA_SUCCESS);
+		struct nic_pipe_attr a;
+		struct nic_pipe *p = NULL, *root = NULL;
+		memset(&a, 0, sizeof(a));
+		a.type = NIC_PIPE_BASIC;
+		a.port_id = 0;
+		a.is_root = !walk;
+		a.nr_entries = 1;
+		a.ps_field = -1;
+		a.miss_counter = true;
+		a.fwd_miss.type = NIC_FWD_DROP;
+		a.entry_mask.b[NIC_K_L4_META] = 0x02;
+		assert_int_equal(nic_pipe_create(&a, &p), DOCA_SUCCESS);
+		struct nic_entry_attr ea;
+		struct nic_entry *e;
+		memset(&ea, 0, sizeof(ea));
+		ea.match.b[NIC_K_L4_META] = 0x02;
+		ea.fwd = to_port1;
+		ea.own_counter = true;
+		assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_SUCCESS);
+		if (walk) {
+			struct nic_fwd to_p = {.type = NIC_FWD_PIPE, .pipe = p};
+			root = one_entry_root(false, NULL, &to_p);
+		}
+		uint8_t frames[NIC_BURST_MAX][128];
+		struct nic_buf bufs[NIC_BURST_MAX];
+		for (uint32_t i = 0; i < NIC_BURST_MAX; i++) {
+			bufs[i].data = frames[i];
+			bufs[i].len = shape_frame(frames[i], i % 4 == 0 ? SH_TCP : SH_UDP, 0x0a000001u, (uint16_t)i);
+		}
+		assert_int_equal(nic_port_rx_burst(0, bufs, NIC_BURST_MAX), NIC_BURST_MAX);
+		uint64_t hits, misses, by;
+		assert_int_equal(nic_entry_counter_read(e, &hits, &by), DOCA_SUCCESS);
+		assert_int_equal(nic_pipe_miss_read(p, &misses, &by), DOCA_SUCCESS);
+		assert_int_equal(hits, NIC_BURST_MAX * 3 / 4);
+		assert_int_equal(misses, NIC_BURST_MAX / 4);
+		if (root)
+			nic_pipe_destroy(root);
+		nic_pipe_destroy(p);
+		assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+		assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
 	}
 }
 
@@ -874,6 +929,7 @@ int main(void)
 		cmocka_unit_test(test_parse_fast_equals_general),
 		cmocka_unit_test(test_fast_words_equal_general),
 		cmocka_unit_test(test_root_fast_equals_general),
+		cmocka_unit_test(test_root_partial_meta_mask),
 		cmocka_unit_test(test_rewrite_udp_csum_zero),
 		cmocka_unit_test(test_update_is_atomic),
 	};
