@@ -231,6 +231,24 @@ static void race_cb(struct doca_flow_pipe_entry *entry, uint16_t q, enum doca_fl
 		r->failed++;
 }
 
+/* The root of the race tests: a HASH pipe on the IPv4 destination, fwd port 1. */
+static struct doca_flow_pipe *race_pipe(const char *name, uint32_t nr_entries)
+{
+	struct doca_flow_match mask;
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *hash;
+	memset(&mask, 0, sizeof(mask));
+	mask.outer.ip4.dst_ip = 0xffffffff;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, name, DOCA_FLOW_PIPE_HASH, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, nr_entries), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, NULL, &mask), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &hash), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	return hash;
+}
+
 static void *racer(void *arg)
 {
 	struct racer *r = arg;
@@ -250,18 +268,7 @@ static void *racer(void *arg)
 static void test_same_index_two_queues(void **state)
 {
 	(void)state;
-	struct doca_flow_match mask;
-	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
-	struct doca_flow_pipe_cfg *cfg;
-	struct doca_flow_pipe *hash;
-	memset(&mask, 0, sizeof(mask));
-	mask.outer.ip4.dst_ip = 0xffffffff;
-	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
-	assert_int_equal(set_flow_pipe_cfg(cfg, "RACE", DOCA_FLOW_PIPE_HASH, true), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, RACE_ENTRIES), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, NULL, &mask), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &hash), DOCA_SUCCESS);
-	doca_flow_pipe_cfg_destroy(cfg);
+	struct doca_flow_pipe *hash = race_pipe("RACE", RACE_ENTRIES);
 	struct racer r[2] = {{.q = 0, .pipe = hash}, {.q = 1, .pipe = hash}};
 	pthread_t th[2];
 	for (int i = 0; i < 2; i++)
@@ -331,18 +338,7 @@ static void *readder(void *arg)
 static void test_same_index_readd_two_queues(void **state)
 {
 	(void)state;
-	struct doca_flow_match mask;
-	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
-	struct doca_flow_pipe_cfg *cfg;
-	struct doca_flow_pipe *hash;
-	memset(&mask, 0, sizeof(mask));
-	mask.outer.ip4.dst_ip = 0xffffffff;
-	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
-	assert_int_equal(set_flow_pipe_cfg(cfg, "READD", DOCA_FLOW_PIPE_HASH, true), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, 1), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, NULL, &mask), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &hash), DOCA_SUCCESS);
-	doca_flow_pipe_cfg_destroy(cfg);
+	struct doca_flow_pipe *hash = race_pipe("READD", 1);
 	assert_int_equal(flowdpa_port_capture_set_depth(1, 0), DOCA_SUCCESS);
 	struct readd_sender snd = {.sent = 0};
 	struct racer r[2] = {{.q = 0, .pipe = hash}, {.q = 1, .pipe = hash}};
