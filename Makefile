@@ -1,5 +1,6 @@
 # flowdpa - thin wrapper over meson/ninja. `make demo` and `make test` work on a fresh
-# Debian/Ubuntu machine: `deps` installs whatever Debian packages are missing.
+# Debian 12 or Ubuntu 24.04 machine (their meson is >= 0.63; make itself comes from
+# `apt-get install make`): `deps` installs whatever Debian packages are missing.
 PREFIX ?= /usr/local
 BUILD ?= build
 SAN_BUILD ?= build-sanitize
@@ -24,7 +25,8 @@ deps:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-$(BUILD)/build.ninja:
+# Order-only on deps: under `make -j` meson setup must still wait for meson to be installed.
+$(BUILD)/build.ninja: | deps
 	meson setup $(BUILD) $(MESON_OPTS)
 
 build: deps $(BUILD)/build.ninja

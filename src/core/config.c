@@ -274,12 +274,14 @@ static doca_error_t parse_faults(const char *value, uint32_t *mask, char *err, s
 	return DOCA_SUCCESS;
 }
 
+_Static_assert(CORE_PATH_MAX == 512, "parse_path's message names the limit");
+
 static doca_error_t parse_path(const char *value, char *out, char *err, size_t errlen)
 {
 	if (*value == '\0')
 		return fail(err, errlen, "%s", "an empty path is not allowed (unset the variable instead)");
 	if (strlen(value) >= CORE_PATH_MAX)
-		return fail(err, errlen, "%s", "path is too long");
+		return fail(err, errlen, "%s", "the path is too long; allowed: a path of at most 511 characters");
 	strcpy(out, value);
 	return DOCA_SUCCESS;
 }
@@ -490,13 +492,16 @@ static doca_error_t config_load_env(struct core_config *cfg)
 static doca_error_t config_load(struct core_config *cfg)
 {
 	const char *file = getenv("FLOWDPA_CONFIG");
+	char err[CONFIG_ERR_MAX];
 	doca_error_t rc;
 
 	config_defaults(cfg);
 	rc = config_load_env(cfg);
 	if (rc == DOCA_SUCCESS && file != NULL && *file != '\0') {
-		rc = parse_path(file, cfg->config_file, NULL, 0);
-		if (rc == DOCA_SUCCESS)
+		rc = parse_path(file, cfg->config_file, err, sizeof(err));
+		if (rc != DOCA_SUCCESS)
+			report_error("", "FLOWDPA_CONFIG", file, err);
+		else
 			rc = config_load_file(cfg, file);
 	}
 	return rc;

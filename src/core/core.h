@@ -229,11 +229,13 @@ bool core_report_enabled(void);
 /*
  * A named section of the FLOWDPA_REPORT file, produced by fn at exit. Unregister it when
  * the object behind it goes away: its final state is captured then, so destroyed
- * objects still appear. Both are no-ops (NULL) when the report is off.
+ * objects still appear; unregistering it again is a no-op. Both are no-ops (NULL)
+ * when the report is off.
  */
 struct core_report_section *core_report_register(const char *name, core_report_fn fn, void *arg);
 void core_report_unregister(struct core_report_section *section);
-/* Write the report now (it is written at exit anyway); DOCA_SUCCESS when off. */
+/* Write the report now (it is written at exit anyway); DOCA_SUCCESS, writing nothing,
+ * when off or in a forked child of the process that configured it. */
 doca_error_t core_report_write(void);
 
 #endif /* FLOWDPA_CORE_H_ */

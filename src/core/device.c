@@ -59,7 +59,6 @@ static void caps_fill(struct core_dev_caps *c, uint32_t index, const struct core
 		c->dpa_max_queue_size = 1u << 15;
 	}
 	snprintf(c->pci_addr, sizeof(c->pci_addr), "0000:%02x:00.0", 3 + index);
-	/* core_device_describe spells the same name for the trace. */
 	snprintf(c->ibdev_name, sizeof(c->ibdev_name), "mlx5_%u", index);
 	snprintf(c->iface_name, sizeof(c->iface_name), "p%u", index);
 	/* Locally administered unicast MACs, unique per device. */
@@ -116,7 +115,7 @@ const struct core_dev_caps *core_devinfo_caps(const struct doca_devinfo *devinfo
 }
 
 /* The caps of an open device, checked under the lock so that a concurrent close is seen. */
-static const struct core_dev_caps *dev_caps_locked_check(const struct doca_dev *dev)
+const struct core_dev_caps *core_dev_caps(const struct doca_dev *dev)
 {
 	const struct core_dev_caps *caps;
 
@@ -126,20 +125,17 @@ static const struct core_dev_caps *dev_caps_locked_check(const struct doca_dev *
 	return caps;
 }
 
-const struct core_dev_caps *core_dev_caps(const struct doca_dev *dev)
-{
-	return dev_caps_locked_check(dev);
-}
-
+/* The trace's name for a device, from the inventory's own fields. */
 void core_device_describe(uint32_t index, char *buf, size_t len)
 {
-	const struct core_config *cfg = core_config_get();
-
-	if (cfg == NULL || index >= cfg->nr_devices) {
+	pthread_mutex_lock(&dev_lock);
+	registry_build_locked();
+	if (index < dev_count)
+		snprintf(buf, len, "device %u: %s %s", index, dev_registry[index].caps.model_name,
+			 dev_registry[index].caps.ibdev_name);
+	else
 		snprintf(buf, len, "device %u", index);
-		return;
-	}
-	snprintf(buf, len, "device %u: %s mlx5_%u", index, core_device_model_name(cfg->devices[index].model), index);
+	pthread_mutex_unlock(&dev_lock);
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_list, uint32_t *nb_devs)
@@ -147,12 +143,11 @@ DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_lis
 	struct doca_devinfo **list;
 
 	if (dev_list == NULL || nb_devs == NULL) {
-		CORE_LOG_ERR("doca_devinfo_create_list: dev_list and nb_devs must not be NULL");
+		CORE_LOG_ERR("dev_list and nb_devs must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (core_config_status() != DOCA_SUCCESS) {
-		CORE_LOG_ERR("doca_devinfo_create_list: no devices: the flowdpa configuration is invalid (see the "
-			     "configuration error above)");
+		CORE_LOG_ERR("no devices: the flowdpa configuration is invalid (see the configuration error above)");
 		return DOCA_ERROR_BAD_CONFIG;
 	}
 	pthread_mutex_lock(&dev_lock);
@@ -165,7 +160,7 @@ DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_lis
 	*nb_devs = list ? dev_count : 0;
 	pthread_mutex_unlock(&dev_lock);
 	if (list == NULL) {
-		CORE_LOG_ERR("doca_devinfo_create_list: out of memory");
+		CORE_LOG_ERR("out of memory");
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	*dev_list = list;
@@ -175,7 +170,7 @@ DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_lis
 DOCA_STABLE doca_error_t doca_devinfo_destroy_list(struct doca_devinfo **dev_list)
 {
 	if (dev_list == NULL) {
-		CORE_LOG_ERR("doca_devinfo_destroy_list: dev_list must not be NULL");
+		CORE_LOG_ERR("dev_list must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	free(dev_list);
@@ -186,19 +181,18 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int 
 						       struct doca_devinfo_rep ***dev_list_rep, uint32_t *nb_devs_rep)
 {
 	(void)filter;
-	if (dev_caps_locked_check(dev) == NULL || dev_list_rep == NULL || nb_devs_rep == NULL) {
-		CORE_LOG_ERR("doca_devinfo_rep_create_list: dev must be an open device and the out pointers non-NULL");
+	if (core_dev_caps(dev) == NULL || dev_list_rep == NULL || nb_devs_rep == NULL) {
+		CORE_LOG_ERR("dev must be an open device and the out pointers non-NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	CORE_LOG_DBG("doca_devinfo_rep_create_list: %s is a host-side device and exposes no representors",
-		     dev->info->caps.ibdev_name);
+	CORE_LOG_DBG("%s is a host-side device and exposes no representors", dev->info->caps.ibdev_name);
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_destroy_list(struct doca_devinfo_rep **dev_list_rep)
 {
 	if (dev_list_rep == NULL) {
-		CORE_LOG_ERR("doca_devinfo_rep_destroy_list: dev_list_rep must not be NULL");
+		CORE_LOG_ERR("dev_list_rep must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	free(dev_list_rep);
@@ -210,7 +204,7 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 	struct doca_dev *d;
 
 	if (!devinfo_valid(devinfo) || dev == NULL) {
-		CORE_LOG_ERR("doca_dev_open: devinfo must come from doca_devinfo_create_list and dev must not be NULL");
+		CORE_LOG_ERR("devinfo must come from doca_devinfo_create_list and dev must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	pthread_mutex_lock(&dev_lock);
@@ -230,14 +224,13 @@ DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
 	pthread_mutex_lock(&dev_lock);
 	if (!dev_valid(dev)) {
 		pthread_mutex_unlock(&dev_lock);
-		CORE_LOG_ERR("doca_dev_close: not an open device (NULL, already closed, or not a doca_dev)");
+		CORE_LOG_ERR("not an open device (NULL, already closed, or not a doca_dev)");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (dev->opens == 1 && dev->holds > 0) {
 		holds = dev->holds;
 		pthread_mutex_unlock(&dev_lock);
-		CORE_LOG_ERR("doca_dev_close: %s is still used by %u DOCA object(s) (DPA context, flow port, ...); "
-			     "destroy them first",
+		CORE_LOG_ERR("%s is still used by %u DOCA object(s) (DPA context, flow port, ...); destroy them first",
 			     dev->info->caps.ibdev_name, holds);
 		return DOCA_ERROR_IN_USE;
 	}
@@ -272,8 +265,8 @@ void core_dev_release(struct doca_dev *dev)
 
 DOCA_EXPERIMENTAL doca_error_t doca_dev_accelerate_resource_reclaim(struct doca_dev *dev)
 {
-	if (dev_caps_locked_check(dev) == NULL) {
-		CORE_LOG_ERR("doca_dev_accelerate_resource_reclaim: not an open device");
+	if (core_dev_caps(dev) == NULL) {
+		CORE_LOG_ERR("not an open device");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	return DOCA_SUCCESS;
@@ -283,25 +276,26 @@ DOCA_STABLE doca_error_t doca_dev_rep_open(struct doca_devinfo_rep *devinfo, str
 {
 	(void)devinfo;
 	(void)dev_rep;
-	CORE_LOG_ERR("doca_dev_rep_open: flowdpa devices have no representors");
+	CORE_LOG_ERR("flowdpa devices have no representors");
 	return DOCA_ERROR_INVALID_VALUE;
 }
 
 DOCA_STABLE doca_error_t doca_dev_rep_close(struct doca_dev_rep *dev)
 {
 	(void)dev;
-	CORE_LOG_ERR("doca_dev_rep_close: flowdpa devices have no representors");
+	CORE_LOG_ERR("flowdpa devices have no representors");
 	return DOCA_ERROR_INVALID_VALUE;
 }
 
 DOCA_STABLE struct doca_devinfo *doca_dev_as_devinfo(const struct doca_dev *dev)
 {
-	return dev_caps_locked_check(dev) ? dev->info : NULL;
+	return core_dev_caps(dev) ? dev->info : NULL;
 }
 
 DOCA_STABLE struct doca_devinfo_rep *doca_dev_rep_as_devinfo(struct doca_dev_rep *dev_rep)
 {
 	(void)dev_rep;
+	CORE_LOG_ERR("flowdpa devices have no representors; this handle cannot be valid");
 	return NULL;
 }
 
@@ -376,12 +370,11 @@ DOCA_STABLE doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinf
 	if (c == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
 	if (pci_addr_str == NULL) {
-		CORE_LOG_ERR("%s: pci_addr_str must not be NULL", __func__);
+		CORE_LOG_ERR("pci_addr_str must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (!pci_normalise(pci_addr_str, norm)) {
-		CORE_LOG_ERR("%s: \"%s\" is not a PCI address (expected dddd:bb:dd.f or bb:dd.f)", __func__,
-			     pci_addr_str);
+		CORE_LOG_ERR("\"%s\" is not a PCI address (expected dddd:bb:dd.f or bb:dd.f)", pci_addr_str);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*is_equal = strcmp(norm, c->pci_addr) == 0;

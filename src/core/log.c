@@ -78,6 +78,8 @@ static uint32_t log_nr_buckets;
 static uint32_t global_lower = DOCA_LOG_LEVEL_INFO;
 static uint32_t global_upper = DOCA_LOG_LEVEL_CRIT;
 static uint32_t global_sdk = DOCA_LOG_LEVEL_INFO;
+/* DOCA_LOG_LEVEL's floor under every SDK level the program sets (0: variable unset). */
+static uint32_t sdk_env_floor;
 
 /* Most verbose level any backend of each stream would print: the lock-free pre-filter. */
 static _Atomic uint32_t app_verbosity;
@@ -192,8 +194,10 @@ const char *core_log_level_tag(uint32_t level)
 
 /*
  * DOCA_LOG_LEVEL (flowdpa extension) sets the global application lower limit and the
- * global SDK limit before the first backend exists; explicit calls made later by the
- * program (doca_argp's -l, doca_log_backend_set_sdk_level) override it.
+ * global SDK limit before the first backend exists. A later application-side call
+ * (doca_argp's -l) overrides it, but for SDK levels it is a floor: the sample
+ * boilerplate sets its SDK backend to WARNING unconditionally, and the variable must
+ * still show the library's trace records then (docs/logging.md).
  */
 static void log_apply_env(void)
 {
@@ -212,6 +216,7 @@ static void log_apply_env(void)
 	pthread_mutex_lock(&log_lock);
 	global_lower = level;
 	global_sdk = level;
+	sdk_env_floor = level;
 	log_recompute_verbosity();
 	pthread_mutex_unlock(&log_lock);
 }
@@ -226,6 +231,7 @@ void core_log_env_reset(void)
 	global_lower = DOCA_LOG_LEVEL_INFO;
 	global_upper = DOCA_LOG_LEVEL_CRIT;
 	global_sdk = DOCA_LOG_LEVEL_INFO;
+	sdk_env_floor = 0;
 	log_recompute_verbosity();
 	pthread_mutex_unlock(&log_lock);
 	log_apply_env();
@@ -294,15 +300,22 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_unregister_source(int source)
 
 /* ---------------------------------------------------------------- backends */
 
-/* Adds n backends from tmpl[] all together, or none of them. */
-static doca_error_t backend_add(const struct doca_log_backend *tmpl, uint32_t n, struct doca_log_backend **out)
+/* The ident of the last syslog backend: openlog(3) keeps the pointer, so it is ours. */
+static char *log_syslog_ident;
+
+/* Adds n backends from tmpl[] all together, or none of them. A syslog backend passes
+ * its ident (a copy the log owns from then on); openlog runs only once it is added. */
+static doca_error_t backend_add(const struct doca_log_backend *tmpl, uint32_t n, struct doca_log_backend **out,
+				char *syslog_ident)
 {
 	struct doca_log_backend *b = NULL;
+	char *old_ident = NULL;
 
 	log_init_once();
 	pthread_mutex_lock(&log_lock);
 	if (log_nr_backends + n > LOG_MAX_BACKENDS) {
 		pthread_mutex_unlock(&log_lock);
+		free(syslog_ident);
 		CORE_LOG_ERR("cannot create log backend: all %d backend slots are in use", LOG_MAX_BACKENDS);
 		return DOCA_ERROR_FULL;
 	}
@@ -318,8 +331,15 @@ static doca_error_t backend_add(const struct doca_log_backend *tmpl, uint32_t n,
 		if (b->cap_upper == 0)
 			b->cap_upper = DOCA_LOG_LEVEL_CRIT;
 	}
+	if (syslog_ident != NULL) {
+		/* Under log_lock, so no record of ours is in syslog(3) while the ident changes. */
+		openlog(syslog_ident, LOG_PID, LOG_USER);
+		old_ident = log_syslog_ident;
+		log_syslog_ident = syslog_ident;
+	}
 	log_recompute_verbosity();
 	pthread_mutex_unlock(&log_lock);
+	free(old_ident);
 	if (out != NULL)
 		*out = b;
 	return DOCA_SUCCESS;
@@ -333,7 +353,7 @@ static doca_error_t backend_create_file(FILE *fptr, bool sdk, struct doca_log_ba
 	if (fptr == NULL || backend == NULL)
 		return bad_args(sdk ? "doca_log_backend_create_with_file_sdk" : "doca_log_backend_create_with_file",
 					"fptr and backend must not be NULL");
-	return backend_add(&t, 1, backend);
+	return backend_add(&t, 1, backend, NULL);
 }
 
 static doca_error_t backend_create_fd(int fd, bool sdk, struct doca_log_backend **backend)
@@ -343,7 +363,7 @@ static doca_error_t backend_create_fd(int fd, bool sdk, struct doca_log_backend 
 	if (fd < 0 || backend == NULL)
 		return bad_args(sdk ? "doca_log_backend_create_with_fd_sdk" : "doca_log_backend_create_with_fd",
 					"fd must be an open descriptor and backend non-NULL");
-	return backend_add(&t, 1, backend);
+	return backend_add(&t, 1, backend, NULL);
 }
 
 static doca_error_t backend_create_buf(char *buf, size_t capacity, log_flush_callback handler, bool sdk,
@@ -355,20 +375,25 @@ static doca_error_t backend_create_buf(char *buf, size_t capacity, log_flush_cal
 	if (buf == NULL || capacity == 0 || handler == NULL || backend == NULL)
 		return bad_args(sdk ? "doca_log_backend_create_with_buf_sdk" : "doca_log_backend_create_with_buf",
 					"buf, handler and backend must not be NULL and capacity not 0");
-	return backend_add(&t, 1, backend);
+	return backend_add(&t, 1, backend, NULL);
 }
 
 static doca_error_t backend_create_syslog(const char *name, bool sdk, struct doca_log_backend **backend)
 {
 	struct doca_log_backend t = {.sdk = sdk, .sink = LOG_SINK_SYSLOG};
+	char *ident;
 
 	if (name == NULL || backend == NULL)
 		return bad_args(sdk ? "doca_log_backend_create_with_syslog_sdk"
 					    : "doca_log_backend_create_with_syslog",
 					"name and backend must not be NULL");
-	/* syslog keeps the ident pointer: the caller's string must outlive the backend. */
-	openlog(name, LOG_PID, LOG_USER);
-	return backend_add(&t, 1, backend);
+	ident = strdup(name);
+	if (ident == NULL) {
+		CORE_LOG_ERR("%s: out of memory", sdk ? "doca_log_backend_create_with_syslog_sdk"
+						       : "doca_log_backend_create_with_syslog");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	return backend_add(&t, 1, backend, ident);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_file(FILE *fptr, struct doca_log_backend **backend)
@@ -400,7 +425,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_standard(void)
 		{.sink = LOG_SINK_FILE, .file = stderr, .cap_lower = DOCA_LOG_LEVEL_WARNING},
 	};
 
-	return backend_add(pair, 2, NULL);
+	return backend_add(pair, 2, NULL, NULL);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_file_sdk(FILE *fptr, struct doca_log_backend **backend)
@@ -462,7 +487,9 @@ static doca_error_t backend_set_side(struct doca_log_backend *backend, enum wind
 		log_recompute_verbosity();
 	}
 	pthread_mutex_unlock(&log_lock);
-	if (why != NULL)
+	if (why != NULL && freeze)
+		CORE_LOG_ERR("%s: %s", call, why);
+	else if (why != NULL)
 		CORE_LOG_ERR("%s(level=%u): %s", call, level, why);
 	return rc;
 }
@@ -548,6 +575,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_sdk_level(struct doca_log_ba
 {
 	const char *why = NULL;
 
+	log_init_once();
 	pthread_mutex_lock(&log_lock);
 	if (!backend_is_valid(backend))
 		why = "not a log backend";
@@ -556,7 +584,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_sdk_level(struct doca_log_ba
 	else if (!level_is_valid(level))
 		why = "level must be one of 10..70 in steps of 10";
 	else {
-		backend->sdk_level = level;
+		backend->sdk_level = max_u32(level, sdk_env_floor);
 		log_recompute_verbosity();
 	}
 	pthread_mutex_unlock(&log_lock);
@@ -576,10 +604,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_level_set_global_sdk_limit(uint32_t leve
 	}
 	log_init_once();
 	pthread_mutex_lock(&log_lock);
-	global_sdk = level;
+	global_sdk = max_u32(level, sdk_env_floor);
 	for (uint32_t i = 0; i < log_nr_backends; i++)
 		if (log_backends[i].sdk)
-			log_backends[i].sdk_level = level;
+			log_backends[i].sdk_level = global_sdk;
 	log_recompute_verbosity();
 	pthread_mutex_unlock(&log_lock);
 	return DOCA_SUCCESS;
@@ -730,9 +758,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *
 	va_start(ap, format);
 	rc = log_emit(false, level, source, fname, line, func, format, ap);
 	va_end(ap);
-	if (rc != DOCA_SUCCESS)
-		CORE_LOG_ERR("doca_log: level %u is not one of CRIT(20)..TRACE(70) in steps of 10, or format is NULL",
-			     level);
+	if (rc != DOCA_SUCCESS && format == NULL)
+		CORE_LOG_ERR("doca_log: format must not be NULL (level %u)", level);
+	else if (rc != DOCA_SUCCESS)
+		CORE_LOG_ERR("doca_log: level %u is not one of CRIT(20)..TRACE(70) in steps of 10", level);
 	return rc;
 }
 
@@ -792,6 +821,11 @@ static bool bucket_admit(int bucket, uint64_t *suppressed)
 
 	*suppressed = 0;
 	pthread_mutex_lock(&log_lock);
+	/* A site whose bucket was forgotten (core_log_env_reset) stays silent. */
+	if ((uint32_t)bucket >= log_nr_buckets) {
+		pthread_mutex_unlock(&log_lock);
+		return false;
+	}
 	b = &log_buckets[bucket];
 	if (now - b->window_start_ms >= DOCA_LOG_RATE_LIMIT_PERIOD_MS) {
 		b->window_start_ms = now;
@@ -822,7 +856,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_rate_limit(uint32_t level, int source, c
 	if (!log_would_print(false, level))
 		return DOCA_SUCCESS;
 	/* -1: no bucket could be registered (all in use); such a site logs unlimited. */
-	if (bucket >= 0 && ((uint32_t)bucket >= log_nr_buckets || !bucket_admit(bucket, &suppressed)))
+	if (bucket >= 0 && !bucket_admit(bucket, &suppressed))
 		return DOCA_SUCCESS;
 	va_start(ap, format);
 	vsnprintf(text, sizeof(text), format, ap);

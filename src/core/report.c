@@ -4,7 +4,8 @@
  * Layers register named sections backed by a callback. A section whose object is
  * destroyed before exit is captured at unregister time, so the report still shows
  * what a destroyed export or queue did. Off (the default), registration returns NULL
- * and nothing is collected.
+ * and nothing is collected. Only the process that configured the report writes it: a
+ * forked child that exits leaves the parent's file alone (as trace.c does).
  */
 #include "core.h"
 #include "core_internal.h"
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct core_report_section {
 	struct core_report_section *next;
@@ -29,6 +31,7 @@ static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct core_report_section *report_sections;
 static char report_path[CORE_PATH_MAX];
 static bool report_on;
+static pid_t report_owner; /* the process that configured the report */
 
 bool core_report_enabled(void)
 {
@@ -76,13 +79,26 @@ struct core_report_section *core_report_register(const char *name, core_report_f
 
 void core_report_unregister(struct core_report_section *section)
 {
+	struct core_report_section live;
 	char *snap;
 
 	if (section == NULL)
 		return;
-	/* Rendered outside the lock: the callback may take its own object's locks. */
-	snap = section_render(section);
 	pthread_mutex_lock(&report_lock);
+	live = *section;
+	pthread_mutex_unlock(&report_lock);
+	/* Already unregistered: its final state was captured then. */
+	if (live.fn == NULL)
+		return;
+	/* Rendered outside the lock: the callback may take its own object's locks. */
+	snap = section_render(&live);
+	pthread_mutex_lock(&report_lock);
+	if (section->fn == NULL) {
+		/* A concurrent unregister of the same section got there first. */
+		pthread_mutex_unlock(&report_lock);
+		free(snap);
+		return;
+	}
 	section->snapshot = snap ? snap : strdup("{\"error\":\"out of memory\"}");
 	section->fn = NULL;
 	pthread_mutex_unlock(&report_lock);
@@ -127,7 +143,8 @@ doca_error_t core_report_write(void)
 	char *text;
 	bool to_stderr;
 
-	if (!report_on)
+	/* A forked child neither writes nor truncates the parent's report. */
+	if (!report_on || getpid() != report_owner)
 		return DOCA_SUCCESS;
 	pthread_mutex_lock(&report_lock);
 	text = report_render();
@@ -170,6 +187,7 @@ void core_report_configure(const char *path)
 		free(s);
 	}
 	report_on = path != NULL && path[0] != '\0';
+	report_owner = getpid();
 	snprintf(report_path, sizeof(report_path), "%s", report_on ? path : "");
 	pthread_mutex_unlock(&report_lock);
 	if (report_on && !atexit_done) {

@@ -4,9 +4,12 @@
  *
  * Events are formatted into a process-wide buffer under a mutex and written out with
  * write(2) when it fills, at exit, and from crash signals. The signal path only reads
- * atomics and calls write(), both async-signal-safe: it writes the committed bytes not
- * yet written (trace_written tracks a drain in progress), then the footer, once, so a
- * crashing program still leaves a loadable file with everything up to the crash. A
+ * atomics and calls write() and nanosleep(), all async-signal-safe: it writes the
+ * committed bytes not yet written (trace_written tracks a drain in progress), then the
+ * footer, once, so a crashing program still leaves a loadable file with everything up
+ * to the crash. Whoever writes holds trace_writer (a drain, or the signal path, which
+ * keeps it for good): a crash in one thread while another drains waits for that drain
+ * instead of writing the same bytes a second time. A
  * forked child stops tracing: the file belongs to the process that opened it. With the
  * variable unset, callers test core_trace_active and nothing else runs.
  */
@@ -42,6 +45,11 @@ static int trace_fd = -1;
 static pid_t trace_owner;
 static bool trace_first_event = true;
 static atomic_flag trace_finished = ATOMIC_FLAG_INIT;
+/* Thread id of whoever writes trace_buf out right now, 0 when nobody does. */
+static _Atomic long trace_writer;
+
+/* How long the signal path waits for another thread's drain: 2000 x 1 ms. */
+#define TRACE_CRASH_WAIT_STEPS 2000
 
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM};
 static struct sigaction crash_old[sizeof(crash_signals) / sizeof(crash_signals[0])];
@@ -82,15 +90,30 @@ static void write_pending(size_t upto)
 	}
 }
 
-/* Called with trace_lock held. */
-static void trace_drain_locked(void)
+static long trace_tid(void)
 {
+	return (long)syscall(SYS_gettid);
+}
+
+/* Called with trace_lock held. False when the buffer could not be emptied: the signal
+ * path is finishing the file (it owns trace_writer from then on). */
+static bool trace_drain_locked(void)
+{
+	long none = 0;
+	long self;
+
 	if (trace_fd < 0)
-		return;
+		return false;
+	self = trace_tid();
+	if (!atomic_compare_exchange_strong(&trace_writer, &none, self))
+		return false;
 	write_pending(atomic_load(&trace_len));
 	/* Empty the buffer length first: a crash between the two stores then writes nothing. */
 	atomic_store(&trace_len, 0);
 	atomic_store(&trace_written, 0);
+	/* Released only if still ours: a signal path that gave up waiting keeps it. */
+	atomic_compare_exchange_strong(&trace_writer, &self, 0);
+	return true;
 }
 
 static void trace_append(const char *event, size_t n)
@@ -101,8 +124,10 @@ static void trace_append(const char *event, size_t n)
 		pthread_mutex_unlock(&trace_lock);
 		return;
 	}
-	if (atomic_load(&trace_len) + n + 2 > TRACE_BUF_SIZE)
-		trace_drain_locked();
+	if (atomic_load(&trace_len) + n + 2 > TRACE_BUF_SIZE && !trace_drain_locked()) {
+		pthread_mutex_unlock(&trace_lock);
+		return;
+	}
 	size_t len = atomic_load(&trace_len);
 
 	if (!trace_first_event) {
@@ -114,11 +139,6 @@ static void trace_append(const char *event, size_t n)
 	/* Publish only after the bytes are in place: the crash path reads this length. */
 	atomic_store(&trace_len, len + n);
 	pthread_mutex_unlock(&trace_lock);
-}
-
-static long trace_tid(void)
-{
-	return (long)syscall(SYS_gettid);
 }
 
 /* One event line; dur_us < 0 makes an instant event. */
@@ -183,12 +203,26 @@ void core_trace_flush(void)
 }
 
 /* Async-signal-safe: what is committed and not yet written, then the footer, once.
- * Only the process that opened the file writes to it. */
+ * Only the process that opened the file writes to it. Another thread's drain in
+ * progress is waited for (boundedly: a drain stuck for seconds is taken over); a drain
+ * this thread was in when the signal came never resumes, so its bytes are ours. */
 static void trace_finish_unlocked(void)
 {
+	long self;
+	long none = 0;
+
 	if (trace_fd < 0 || getpid() != trace_owner || atomic_flag_test_and_set(&trace_finished))
 		return;
 	atomic_store(&core_trace_active, false);
+	self = trace_tid();
+	for (int i = 0; i < TRACE_CRASH_WAIT_STEPS; i++) {
+		if (atomic_compare_exchange_strong(&trace_writer, &none, self) || none == self)
+			break;
+		none = 0;
+		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+	}
+	/* Kept: no drain may write after the footer. */
+	atomic_store(&trace_writer, self);
 	write_pending(atomic_load(&trace_len));
 	write_all(trace_fd, trace_footer, sizeof(trace_footer) - 1);
 }
@@ -288,6 +322,7 @@ void core_trace_configure(const char *path)
 	pthread_mutex_lock(&trace_lock);
 	trace_fd = fd;
 	trace_owner = getpid();
+	atomic_store(&trace_writer, 0);
 	trace_first_event = true;
 	atomic_store(&trace_len, 0);
 	atomic_store(&trace_written, 0);

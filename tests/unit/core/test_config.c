@@ -216,6 +216,35 @@ static void test_config_file_errors(void **state)
 	assert_non_null(strstr(err, "cannot be opened"));
 }
 
+/* A FLOWDPA_CONFIG path too long to hold is one error line like any other: key, value,
+ * what is allowed. */
+static void test_config_path_too_long(void **state)
+{
+	static char path[600];
+	char expect[700];
+	doca_error_t rc;
+	const char *err;
+	(void)state;
+
+	memset(path, 'p', sizeof(path) - 1);
+	path[0] = '/';
+	setenv("FLOWDPA_CONFIG", path, 1);
+	err = reload(&rc);
+	assert_int_equal(rc, DOCA_ERROR_BAD_CONFIG);
+	assert_null(core_config_get());
+	snprintf(expect, sizeof(expect), "flowdpa: configuration error: FLOWDPA_CONFIG=\"%s\": ", path);
+	if (strstr(err, expect) == NULL || strstr(err, "at most 511 characters") == NULL)
+		fail_msg("got: %s", err);
+	assert_non_null(strchr(err, '\n'));
+	assert_null(strchr(strchr(err, '\n') + 1, '\n')); /* exactly one line */
+	/* 511 characters are still a path (the file does not exist: a different error) */
+	path[511] = '\0';
+	setenv("FLOWDPA_CONFIG", path, 1);
+	err = reload(&rc);
+	assert_int_equal(rc, DOCA_ERROR_BAD_CONFIG);
+	assert_non_null(strstr(err, "cannot be opened"));
+}
+
 static void test_traffic_parser_direct(void **state)
 {
 	struct core_traffic_src src;
@@ -251,6 +280,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_config_file_and_precedence, test_clean_env, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_config_file_errors, test_clean_env, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_traffic_parser_direct, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_config_path_too_long, test_clean_env, test_clean_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

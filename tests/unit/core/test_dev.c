@@ -1,6 +1,7 @@
 /*
  * Unit tests: emulated device inventory through doca_dev.h, for each model, from the
- * environment and from a config file; property getters; open/close/hold; bad inputs.
+ * environment and from a config file; property getters; open/close/hold; bad inputs
+ * (each refused with its code and exactly one SDK log line, state left intact).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,9 +10,65 @@
 #include <cmocka.h>
 
 #include <doca_dev.h>
+#include <doca_log.h>
 
 #include "core/core_internal.h"
 #include "test_support.h"
+
+/* SDK log lines, counted: the bad-input tests expect exactly one per refused call. */
+#define CAP_LINES 64
+static struct {
+	char lines[CAP_LINES][512];
+	int n;
+} sdk_cap;
+static char sdk_buf[600];
+
+static void sdk_flush(char *buf)
+{
+	if (sdk_cap.n < CAP_LINES)
+		snprintf(sdk_cap.lines[sdk_cap.n], sizeof(sdk_cap.lines[0]), "%s", buf);
+	sdk_cap.n++;
+}
+
+/* test_clean_env, plus a fresh log with one SDK buffer backend capturing lines. */
+static int setup_log_capture(void **state)
+{
+	struct doca_log_backend *be;
+
+	test_clean_env(state);
+	unsetenv("DOCA_LOG_LEVEL");
+	core_log_env_reset();
+	memset(&sdk_cap, 0, sizeof(sdk_cap));
+	if (doca_log_backend_create_with_buf_sdk(sdk_buf, sizeof(sdk_buf), sdk_flush, &be) != DOCA_SUCCESS)
+		return -1;
+	return 0;
+}
+
+/* A record is "[...][file:line][function] text"; the text must not start by repeating
+ * the function the record already names. */
+static void assert_name_not_repeated(const char *line)
+{
+	const char *end = strstr(line, "] ");
+	const char *open = end;
+
+	assert_non_null(end);
+	while (open > line && *open != '[')
+		open--;
+	if (strncmp(end + 2, open + 1, (size_t)(end - open - 1)) == 0 && end[2 + (end - open - 1)] == ':')
+		fail_msg("message repeats the function name: %s", line);
+}
+
+/* The call fails with the code and says so in exactly one SDK error line naming it. */
+#define EXPECT_ONE_LINE(call, code, name) \
+	do { \
+		sdk_cap.n = 0; \
+		assert_int_equal((call), (code)); \
+		if (sdk_cap.n != 1) \
+			fail_msg("%s: %d log lines", #call, sdk_cap.n); \
+		assert_non_null(strstr(sdk_cap.lines[0], name)); \
+		assert_non_null(strstr(sdk_cap.lines[0], "[ERR]")); \
+		assert_name_not_repeated(sdk_cap.lines[0]); \
+	} while (0)
 
 static void test_default_bluefield3(void **state)
 {
@@ -200,6 +257,143 @@ static void test_bad_inputs(void **state)
 	doca_devinfo_destroy_list(list);
 }
 
+static void test_bad_inputs_one_line_each(void **state)
+{
+	struct doca_devinfo **list;
+	struct doca_devinfo_rep **reps = NULL;
+	struct doca_dev *dev;
+	struct doca_dev_rep *rep = NULL;
+	uint32_t n, nreps = 77, sf = 77;
+	uint16_t u16 = 77;
+	uint8_t flag = 7;
+	uint8_t ip[16];
+	uint8_t mac[DOCA_DEVINFO_MAC_ADDR_SIZE];
+	char pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
+	char name[DOCA_DEVINFO_IFACE_NAME_SIZE];
+	enum doca_pci_func_type type = DOCA_PCI_FUNC_TYPE_SF;
+	(void)state;
+
+	assert_int_equal(doca_devinfo_create_list(&list, &n), DOCA_SUCCESS);
+	assert_int_equal(doca_dev_open(list[0], &dev), DOCA_SUCCESS);
+	assert_int_equal(sdk_cap.n, 0);
+
+	/* devices and representors */
+	EXPECT_ONE_LINE(doca_dev_accelerate_resource_reclaim(NULL), DOCA_ERROR_INVALID_VALUE,
+			"doca_dev_accelerate_resource_reclaim");
+	EXPECT_ONE_LINE(doca_dev_rep_open(NULL, &rep), DOCA_ERROR_INVALID_VALUE, "doca_dev_rep_open");
+	assert_null(rep);
+	EXPECT_ONE_LINE(doca_dev_rep_close(NULL), DOCA_ERROR_INVALID_VALUE, "doca_dev_rep_close");
+	EXPECT_ONE_LINE(doca_dev_rep_as_devinfo(NULL) == NULL, true, "doca_dev_rep_as_devinfo");
+	EXPECT_ONE_LINE(doca_devinfo_rep_destroy_list(NULL), DOCA_ERROR_INVALID_VALUE, "doca_devinfo_rep_destroy_list");
+	EXPECT_ONE_LINE(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_ALL, NULL, &nreps),
+			DOCA_ERROR_INVALID_VALUE, "doca_devinfo_rep_create_list");
+	EXPECT_ONE_LINE(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_ALL, &reps, NULL),
+			DOCA_ERROR_INVALID_VALUE, "doca_devinfo_rep_create_list");
+	assert_int_equal(nreps, 77);
+	assert_null(reps);
+
+	/* local device properties */
+	EXPECT_ONE_LINE(doca_devinfo_get_vhca_id(list[0], NULL), DOCA_ERROR_INVALID_VALUE, "doca_devinfo_get_vhca_id");
+	EXPECT_ONE_LINE(doca_devinfo_get_pci_func_type(list[0], NULL), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_get_pci_func_type");
+	EXPECT_ONE_LINE(doca_devinfo_get_sf_index(NULL, &sf), DOCA_ERROR_INVALID_VALUE, "doca_devinfo_get_sf_index");
+	assert_int_equal(sf, 77);
+	EXPECT_ONE_LINE(doca_devinfo_get_lid(list[0], NULL), DOCA_ERROR_INVALID_VALUE, "doca_devinfo_get_lid");
+	memset(ip, 0xab, sizeof(ip));
+	EXPECT_ONE_LINE(doca_devinfo_get_ipv6_addr(list[0], ip, 15), DOCA_ERROR_INVALID_VALUE, "needs 16");
+	EXPECT_ONE_LINE(doca_devinfo_get_ipv4_addr(NULL, ip, sizeof(ip)), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_get_ipv4_addr");
+	EXPECT_ONE_LINE(doca_devinfo_get_ipv6_addr(NULL, ip, sizeof(ip)), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_get_ipv6_addr");
+	for (size_t i = 0; i < sizeof(ip); i++)
+		assert_int_equal(ip[i], 0xab);
+	memset(mac, 0xcd, sizeof(mac));
+	EXPECT_ONE_LINE(doca_devinfo_get_mac_addr(NULL, mac, sizeof(mac)), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_get_mac_addr");
+	assert_int_equal(mac[0], 0xcd);
+	EXPECT_ONE_LINE(doca_devinfo_is_equal_pci_addr(NULL, "03:00.0", &flag), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_is_equal_pci_addr");
+	EXPECT_ONE_LINE(doca_devinfo_is_equal_pci_addr(list[0], "03:00.0", NULL), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_is_equal_pci_addr");
+	EXPECT_ONE_LINE(doca_devinfo_is_equal_pci_addr(list[0], NULL, &flag), DOCA_ERROR_INVALID_VALUE,
+			"pci_addr_str must not be NULL");
+	EXPECT_ONE_LINE(doca_devinfo_is_equal_pci_addr(list[0], "3:0.0", &flag), DOCA_ERROR_INVALID_VALUE,
+			"not a PCI address");
+	EXPECT_ONE_LINE(doca_devinfo_cap_is_notification_moderation_supported(list[0], NULL), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_cap_is_notification_moderation_supported");
+	EXPECT_ONE_LINE(doca_devinfo_cap_is_accelerate_resource_reclaim_supported(list[0], NULL),
+			DOCA_ERROR_INVALID_VALUE, "doca_devinfo_cap_is_accelerate_resource_reclaim_supported");
+	EXPECT_ONE_LINE(doca_devinfo_rep_cap_is_filter_all_supported(list[0], NULL), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_rep_cap_is_filter_all_supported");
+	EXPECT_ONE_LINE(doca_devinfo_rep_cap_is_filter_net_supported(list[0], NULL), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_rep_cap_is_filter_net_supported");
+	EXPECT_ONE_LINE(doca_devinfo_rep_cap_is_filter_emulated_supported(list[0], NULL), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_rep_cap_is_filter_emulated_supported");
+	assert_int_equal(flag, 7); /* no refused call wrote its output */
+
+	/* representor properties */
+	EXPECT_ONE_LINE(doca_devinfo_rep_get_pci_addr_str(NULL, pci), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_rep_get_pci_addr_str");
+	EXPECT_ONE_LINE(doca_devinfo_rep_get_pci_func_type(NULL, &type), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_rep_get_pci_func_type");
+	EXPECT_ONE_LINE(doca_devinfo_rep_get_is_hotplug(NULL, &flag), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_rep_get_is_hotplug");
+	EXPECT_ONE_LINE(doca_devinfo_rep_get_iface_name(NULL, name, sizeof(name)), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_rep_get_iface_name");
+	EXPECT_ONE_LINE(doca_devinfo_rep_get_vhca_id(NULL, &u16), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_rep_get_vhca_id");
+	EXPECT_ONE_LINE(doca_devinfo_rep_is_equal_pci_addr(NULL, "03:00.0", &flag), DOCA_ERROR_INVALID_VALUE,
+			"doca_devinfo_rep_is_equal_pci_addr");
+	assert_int_equal(type, DOCA_PCI_FUNC_TYPE_SF);
+	assert_int_equal(u16, 77);
+	assert_int_equal(flag, 7);
+
+	/* other refusals name their call once too */
+	EXPECT_ONE_LINE(doca_devinfo_create_list(NULL, &n), DOCA_ERROR_INVALID_VALUE, "doca_devinfo_create_list");
+	EXPECT_ONE_LINE(doca_devinfo_destroy_list(NULL), DOCA_ERROR_INVALID_VALUE, "doca_devinfo_destroy_list");
+	EXPECT_ONE_LINE(doca_dev_open(NULL, &dev), DOCA_ERROR_INVALID_VALUE, "doca_dev_open");
+	assert_int_equal(core_dev_hold(dev), DOCA_SUCCESS);
+	EXPECT_ONE_LINE(doca_dev_close(dev), DOCA_ERROR_IN_USE, "still used by 1 DOCA object");
+	core_dev_release(dev);
+
+	/* state intact: the device is still open once and answers */
+	sdk_cap.n = 0;
+	assert_int_equal(doca_devinfo_get_pci_addr_str(list[0], pci), DOCA_SUCCESS);
+	assert_string_equal(pci, "0000:03:00.0");
+	assert_int_equal(doca_devinfo_is_equal_pci_addr(list[0], "03:00.0", &flag), DOCA_SUCCESS);
+	assert_int_equal(flag, 1);
+	assert_int_equal(doca_dev_accelerate_resource_reclaim(dev), DOCA_SUCCESS);
+	assert_ptr_equal(doca_dev_as_devinfo(dev), list[0]);
+	assert_int_equal(doca_dev_close(dev), DOCA_SUCCESS);
+	assert_int_equal(sdk_cap.n, 0);
+	EXPECT_ONE_LINE(doca_dev_close(dev), DOCA_ERROR_INVALID_VALUE, "doca_dev_close"); /* that was the only open */
+	assert_int_equal(doca_devinfo_destroy_list(list), DOCA_SUCCESS);
+}
+
+/* The trace's device names come from the inventory's own fields, not a second spelling. */
+static void test_describe_reads_the_inventory(void **state)
+{
+	struct doca_devinfo **list;
+	struct core_dev_caps *caps;
+	uint32_t n;
+	char name[96];
+	(void)state;
+
+	setenv("FLOWDPA_DEVICES", "bf3,cx6", 1);
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	core_device_describe(1, name, sizeof(name));
+	assert_string_equal(name, "device 1: cx6 mlx5_1");
+	core_device_describe(2, name, sizeof(name));
+	assert_string_equal(name, "device 2");
+	assert_int_equal(doca_devinfo_create_list(&list, &n), DOCA_SUCCESS);
+	caps = (struct core_dev_caps *)core_devinfo_caps(list[1]);
+	snprintf(caps->ibdev_name, sizeof(caps->ibdev_name), "mlx5_renamed");
+	core_device_describe(1, name, sizeof(name));
+	assert_string_equal(name, "device 1: cx6 mlx5_renamed");
+	doca_devinfo_destroy_list(list);
+	core_device_registry_reset(); /* undo the rename */
+}
+
 static void test_too_many_devices(void **state)
 {
 	struct doca_devinfo **list = NULL;
@@ -240,6 +434,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_inputs, test_clean_env, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_too_many_devices, test_clean_env, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_bad_config_lists_nothing, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_bad_inputs_one_line_each, setup_log_capture, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_describe_reads_the_inventory, test_clean_env, test_clean_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

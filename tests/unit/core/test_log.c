@@ -9,12 +9,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include <doca_log.h>
@@ -24,7 +26,7 @@
 
 DOCA_LOG_REGISTER(TEST::LOG);
 
-#define CAP_LINES 256
+#define CAP_LINES 640
 struct capture {
 	char lines[CAP_LINES][512];
 	int n;
@@ -45,6 +47,21 @@ static void sdk_flush(char *buf)
 }
 
 static struct doca_log_backend *app_be, *sdk_be;
+
+/* openlog(3) seen by the test (core is linked statically, so this one is called), then
+ * passed on to the C library's. */
+static const char *openlog_ident;
+static int openlog_calls;
+
+void openlog(const char *ident, int option, int facility)
+{
+	void (*real)(const char *, int, int) = (void (*)(const char *, int, int))dlsym(RTLD_NEXT, "openlog");
+
+	openlog_ident = ident;
+	openlog_calls++;
+	if (real != NULL)
+		real(ident, option, facility);
+}
 
 static int setup(void **state)
 {
@@ -232,7 +249,73 @@ static void test_bad_inputs(void **state)
 	EXPECT_ONE_LINE(doca_log(DOCA_LOG_LEVEL_DISABLE, log_source, "f.c", 1, "f", "x"), DOCA_ERROR_INVALID_VALUE,
 			"doca_log: level 10");
 	EXPECT_ONE_LINE(doca_log(45, log_source, "f.c", 1, "f", "x"), DOCA_ERROR_INVALID_VALUE, "doca_log: level 45");
+	{
+		const char *volatile no_format = NULL;
+
+		EXPECT_ONE_LINE(doca_log(DOCA_LOG_LEVEL_ERROR, log_source, "f.c", 1, "f", no_format, 1),
+				DOCA_ERROR_INVALID_VALUE, "format must not be NULL");
+	}
+	EXPECT_ONE_LINE(doca_log_backend_set_level_lower_limit_strict(NULL), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_set_level_lower_limit_strict");
+	EXPECT_ONE_LINE(doca_log_backend_set_level_upper_limit_strict(NULL), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_set_level_upper_limit_strict");
+	EXPECT_ONE_LINE(doca_log_backend_set_level_upper_limit_strict(sdk_be), DOCA_ERROR_INVALID_VALUE,
+			"SDK backend");
 	assert_int_equal(app_cap.n, 0); /* nothing reached the application stream */
+	/* The refused per-backend calls left app_be's own window at INFO..CRIT, unfrozen. */
+	emit_all_levels();
+	assert_int_equal(app_cap.n, 4);
+	assert_true(captured(&app_cap, "m-crit") && captured(&app_cap, "m-info"));
+	assert_false(captured(&app_cap, "m-dbg"));
+	assert_int_equal(doca_log_backend_set_level_lower_limit(app_be, DOCA_LOG_LEVEL_DEBUG), DOCA_SUCCESS);
+	assert_int_equal(doca_log_backend_set_level_upper_limit(app_be, DOCA_LOG_LEVEL_ERROR), DOCA_SUCCESS);
+}
+
+/* 64 backends at most; a pair (the standard backend) goes in whole or not at all. */
+static void test_backend_table_full(void **state)
+{
+	struct doca_log_backend *b;
+	(void)state;
+
+	for (int made = 2; made < 63; made++) /* setup made two */
+		assert_int_equal(doca_log_backend_create_with_buf(app_buf, sizeof(app_buf), app_flush, &b),
+				 DOCA_SUCCESS);
+	EXPECT_ONE_LINE(doca_log_backend_create_standard(), DOCA_ERROR_FULL, "all 64 backend slots");
+	/* Neither half of the pair took the 64th slot. */
+	assert_int_equal(doca_log_backend_create_with_buf(app_buf, sizeof(app_buf), app_flush, &b), DOCA_SUCCESS);
+	b = NULL;
+	EXPECT_ONE_LINE(doca_log_backend_create_with_buf(app_buf, sizeof(app_buf), app_flush, &b), DOCA_ERROR_FULL,
+			"all 64 backend slots");
+	assert_null(b);
+	EXPECT_ONE_LINE(doca_log_backend_create_with_file_sdk(stderr, &b), DOCA_ERROR_FULL, "all 64 backend slots");
+	/* What exists keeps working: one record per application backend, SDK as before. */
+	app_cap.n = 0;
+	DOCA_LOG_ERR("after full");
+	assert_int_equal(app_cap.n, 63);
+	EXPECT_ONE_LINE(doca_log_backend_set_sdk_level(NULL, DOCA_LOG_LEVEL_INFO), DOCA_ERROR_INVALID_VALUE,
+			"doca_log_backend_set_sdk_level");
+}
+
+/* 1024 sources at most; the next registration is FULL and changes nothing. */
+static void test_source_table_full(void **state)
+{
+	static int ids[1024];
+	int first, n = 0, extra = -5;
+	(void)state;
+
+	assert_int_equal(doca_log_register_source("FILL", &first), DOCA_SUCCESS);
+	ids[n++] = first;
+	while (n < 1024 - first)
+		assert_int_equal(doca_log_register_source("FILL", &ids[n++]), DOCA_SUCCESS);
+	EXPECT_ONE_LINE(doca_log_register_source("ONE::TOO::MANY", &extra), DOCA_ERROR_FULL, "all 1024 source slots");
+	assert_int_equal(extra, -5); /* untouched */
+	doca_log(DOCA_LOG_LEVEL_ERROR, ids[n - 1], "f.c", 1, "f", "last source logs");
+	assert_true(captured(&app_cap, "[FILL][f.c:1][f] last source logs"));
+	for (int i = 0; i < n; i++)
+		assert_int_equal(doca_log_unregister_source(ids[i]), DOCA_SUCCESS);
+	assert_int_equal(doca_log_register_source("AGAIN", &extra), DOCA_SUCCESS);
+	assert_int_equal(extra, first);
+	assert_int_equal(doca_log_unregister_source(extra), DOCA_SUCCESS);
 }
 
 static void test_sources(void **state)
@@ -330,6 +413,55 @@ static void test_env_level(void **state)
 	assert_null(strchr(strchr(err, '\n') + 1, '\n')); /* exactly one line */
 	assert_int_equal(doca_log_level_get_global_lower_limit(), DOCA_LOG_LEVEL_INFO); /* defaults kept */
 	unsetenv("DOCA_LOG_LEVEL");
+}
+
+static void env_then_reset(void *level)
+{
+	setenv("DOCA_LOG_LEVEL", level, 1);
+	core_log_env_reset();
+}
+
+/* DOCA_LOG_LEVEL is a floor under the SDK levels a program sets: the samples' boilerplate
+ * (SDK backend at WARNING) must not hide what DOCA_LOG_LEVEL=trace asks for. */
+static void test_env_level_is_sdk_floor(void **state)
+{
+	struct doca_log_backend *b;
+	(void)state;
+
+	test_capture_stderr(env_then_reset, "trace");
+	memset(&sdk_cap, 0, sizeof(sdk_cap));
+	assert_int_equal(doca_log_backend_create_with_buf_sdk(sdk_buf, sizeof(sdk_buf), sdk_flush, &b), DOCA_SUCCESS);
+	assert_int_equal(doca_log_backend_set_sdk_level(b, DOCA_LOG_LEVEL_WARNING), DOCA_SUCCESS);
+	CORE_LOG_TRC("trace despite the boilerplate");
+	assert_true(captured(&sdk_cap, "trace despite the boilerplate"));
+	assert_int_equal(doca_log_level_set_global_sdk_limit(DOCA_LOG_LEVEL_CRIT), DOCA_SUCCESS);
+	assert_int_equal(doca_log_level_get_global_sdk_limit(), DOCA_LOG_LEVEL_TRACE);
+	CORE_LOG_DBG("debug despite a global CRIT");
+	assert_true(captured(&sdk_cap, "debug despite a global CRIT"));
+
+	/* A floor, not a ceiling: more verbose than the variable is still allowed. */
+	test_capture_stderr(env_then_reset, "warning");
+	memset(&sdk_cap, 0, sizeof(sdk_cap));
+	assert_int_equal(doca_log_backend_create_with_buf_sdk(sdk_buf, sizeof(sdk_buf), sdk_flush, &b), DOCA_SUCCESS);
+	CORE_LOG_INFO("info under warning");
+	assert_false(captured(&sdk_cap, "info under warning"));
+	assert_int_equal(doca_log_backend_set_sdk_level(b, DOCA_LOG_LEVEL_TRACE), DOCA_SUCCESS);
+	CORE_LOG_TRC("trace when asked for");
+	assert_true(captured(&sdk_cap, "trace when asked for"));
+	assert_int_equal(doca_log_backend_set_sdk_level(b, DOCA_LOG_LEVEL_CRIT), DOCA_SUCCESS);
+	CORE_LOG_WARN("warning kept by the floor");
+	CORE_LOG_INFO("info hidden again");
+	assert_true(captured(&sdk_cap, "warning kept by the floor"));
+	assert_false(captured(&sdk_cap, "info hidden again"));
+
+	/* Unset: the program's call is the last word again. */
+	unsetenv("DOCA_LOG_LEVEL");
+	core_log_env_reset();
+	memset(&sdk_cap, 0, sizeof(sdk_cap));
+	assert_int_equal(doca_log_backend_create_with_buf_sdk(sdk_buf, sizeof(sdk_buf), sdk_flush, &b), DOCA_SUCCESS);
+	assert_int_equal(doca_log_backend_set_sdk_level(b, DOCA_LOG_LEVEL_CRIT), DOCA_SUCCESS);
+	CORE_LOG_ERR("silenced without the variable");
+	assert_int_equal(sdk_cap.n, 0);
 }
 
 static void standard_and_log(void *arg)
@@ -433,6 +565,30 @@ static void test_syslog_backends(void **state)
 	assert_true(captured(&sdk_cap, "sdk beside syslog"));
 }
 
+/* openlog keeps the ident pointer: the log must hand it a copy of its own, and call it
+ * only for a backend that was really added. */
+static void test_syslog_ident_is_copied(void **state)
+{
+	char name[32];
+	struct doca_log_backend *b;
+	(void)state;
+
+	snprintf(name, sizeof(name), "flowdpa-ident");
+	openlog_calls = 0;
+	assert_int_equal(doca_log_backend_create_with_syslog(name, &b), DOCA_SUCCESS);
+	assert_int_equal(openlog_calls, 1);
+	assert_ptr_not_equal(openlog_ident, name);
+	memset(name, 'x', sizeof(name) - 1); /* the caller reuses its buffer */
+	assert_string_equal(openlog_ident, "flowdpa-ident");
+	for (int made = 3; made < 64; made++) /* setup's two, the syslog one, then the rest */
+		assert_int_equal(doca_log_backend_create_with_buf(app_buf, sizeof(app_buf), app_flush, &b),
+				 DOCA_SUCCESS);
+	EXPECT_ONE_LINE(doca_log_backend_create_with_syslog_sdk("flowdpa-late", &b), DOCA_ERROR_FULL,
+			"backend slots");
+	assert_int_equal(openlog_calls, 1); /* no openlog for a backend that does not exist */
+	assert_string_equal(openlog_ident, "flowdpa-ident");
+}
+
 static void test_rate_limit(void **state)
 {
 	(void)state;
@@ -533,6 +689,71 @@ static void test_concurrent_records_are_whole_lines(void **state)
 	unlink(path);
 }
 
+/* Rate-limited call sites registering their buckets while other sites already log
+ * through theirs (TSan: the bucket count is only read under the lock). */
+#define RATE_THREADS 8
+static pthread_barrier_t rate_barrier;
+
+#define RATE_SITES 16
+#define RATE_SITE(k, level) \
+	case k: \
+		DOCA_LOG_RATE_LIMIT_##level("rate race " #k " %ld", id); \
+		break;
+
+static void *rate_worker(void *arg)
+{
+	long id = (long)(intptr_t)arg;
+
+	pthread_barrier_wait(&rate_barrier);
+	for (int i = 0; i < 64; i++) {
+		switch ((id + i) % RATE_SITES) {
+			RATE_SITE(0, ERR)
+			RATE_SITE(1, WARN)
+			RATE_SITE(2, INFO)
+			RATE_SITE(3, CRIT)
+			RATE_SITE(4, ERR)
+			RATE_SITE(5, WARN)
+			RATE_SITE(6, INFO)
+			RATE_SITE(7, CRIT)
+			RATE_SITE(8, ERR)
+			RATE_SITE(9, WARN)
+			RATE_SITE(10, INFO)
+			RATE_SITE(11, CRIT)
+			RATE_SITE(12, ERR)
+			RATE_SITE(13, WARN)
+			RATE_SITE(14, INFO)
+		default:
+			DOCA_LOG_RATE_LIMIT_CRIT("rate race 15 %ld", id);
+			break;
+		}
+	}
+	return NULL;
+}
+
+static void test_rate_limit_concurrent_sites(void **state)
+{
+	pthread_t t[RATE_THREADS];
+	(void)state;
+
+	pthread_barrier_init(&rate_barrier, NULL, RATE_THREADS);
+	for (long i = 0; i < RATE_THREADS; i++)
+		pthread_create(&t[i], NULL, rate_worker, (void *)(intptr_t)i);
+	for (int i = 0; i < RATE_THREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&rate_barrier);
+	/* Each site is called 32 times: it let at least its first burst through (more when a
+	 * slow run spans a new period) and never more than it was called. */
+	for (int i = 0; i < RATE_SITES; i++) {
+		char needle[32];
+		int n = 0;
+
+		snprintf(needle, sizeof(needle), "rate race %d ", i);
+		for (int l = 0; l < app_cap.n; l++)
+			n += strstr(app_cap.lines[l], needle) != NULL;
+		assert_in_range(n, DOCA_LOG_RATE_LIMIT_BURST, RATE_THREADS * 64 / RATE_SITES);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -554,6 +775,11 @@ int main(void)
 		cmocka_unit_test_setup(test_rate_limit_reports_suppressed, setup),
 		cmocka_unit_test_setup(test_reentrant_handler, setup),
 		cmocka_unit_test_setup(test_concurrent_records_are_whole_lines, setup),
+		cmocka_unit_test_setup(test_backend_table_full, setup),
+		cmocka_unit_test_setup(test_source_table_full, setup),
+		cmocka_unit_test_setup(test_env_level_is_sdk_floor, setup),
+		cmocka_unit_test_setup(test_syslog_ident_is_copied, setup),
+		cmocka_unit_test_setup(test_rate_limit_concurrent_sites, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

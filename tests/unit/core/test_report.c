@@ -141,6 +141,60 @@ static void test_report_bad_arguments(void **state)
 	core_config_reload();
 }
 
+/* Unregistering twice keeps the first capture and neither crashes nor leaks. */
+static void test_report_unregister_twice(void **state)
+{
+	doca_error_t rc = DOCA_ERROR_UNKNOWN;
+	int x = 5;
+	struct core_report_section *s;
+	const char *err;
+	(void)state;
+
+	setenv("FLOWDPA_REPORT", "-", 1);
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	s = core_report_register("twice", queue_section_int, &x);
+	assert_non_null(s);
+	core_report_unregister(s);
+	x = 6;
+	core_report_unregister(s); /* a no-op: the object's final state was captured already */
+	err = test_capture_stderr(report_to_unwritable, &rc);
+	assert_int_equal(rc, DOCA_SUCCESS);
+	assert_non_null(strstr(err, "\"name\":\"twice\",\"live\":false,\"data\":{\"value\":5}"));
+	unsetenv("FLOWDPA_REPORT");
+	core_config_reload();
+}
+
+/* The report belongs to the process that configured it: a forked child that exits (or
+ * writes on demand) leaves the file alone; the parent still writes it. */
+static void test_report_not_written_by_forked_child(void **state)
+{
+	const char *path = "report_fork.json";
+	int x = 1;
+	int status;
+	pid_t pid;
+	(void)state;
+
+	unlink(path);
+	setenv("FLOWDPA_REPORT", path, 1);
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	assert_non_null(core_report_register("parent_section", queue_section_int, &x));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (core_report_write() != DOCA_SUCCESS)
+			_exit(4);
+		exit(0); /* runs the report's atexit handler */
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(access(path, F_OK), -1); /* the child wrote nothing */
+	assert_int_equal(core_report_write(), DOCA_SUCCESS);
+	assert_int_equal(access(path, F_OK), 0);
+	unlink(path);
+	unsetenv("FLOWDPA_REPORT");
+	core_config_reload();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +203,8 @@ int main(void)
 		cmocka_unit_test(test_report_bad_arguments),
 		cmocka_unit_test(test_report_unwritable_path),
 		cmocka_unit_test(test_report_to_stderr),
+		cmocka_unit_test(test_report_unregister_twice),
+		cmocka_unit_test(test_report_not_written_by_forked_child),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

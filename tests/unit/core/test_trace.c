@@ -8,8 +8,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "core/core_internal.h"
@@ -80,6 +83,15 @@ static int run_child(const char *path, bool crash)
 		child_trace(path, crash);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	return status;
+}
+
+static int count_in_file_text(const char *text, const char *needle)
+{
+	int count = 0;
+
+	for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+		count++;
+	return count;
 }
 
 static int count_in_file(const char *path, const char *needle)
@@ -182,6 +194,95 @@ static void test_unwritable_path(void **state)
 	core_config_reload();
 }
 
+/* Numbered events from one thread, as fast as it can: the 1 MiB buffer fills and drains. */
+static void *numbered_events(void *arg)
+{
+	(void)arg;
+	for (uint64_t i = 0;; i++) {
+		char args[48];
+
+		snprintf(args, sizeof(args), "{\"n\":%" PRIu64 "}", i);
+		core_trace_instant(0, "host", "numbered", args);
+	}
+	return NULL;
+}
+
+/* Child: trace into a FIFO nobody reads yet, so the event thread's drain blocks in
+ * write(2); then a crash signal arrives in the main thread. */
+static void child_crash_during_drain(const char *fifo, int notify_fd)
+{
+	pthread_t t;
+
+	test_clear_flowdpa_env();
+	setenv("FLOWDPA_TRACE", fifo, 1);
+	if (core_config_reload() != DOCA_SUCCESS || !core_trace_enabled())
+		_exit(3);
+	core_trace_thread_name(0, "main");
+	pthread_create(&t, NULL, numbered_events, NULL);
+	usleep(500000); /* the event thread is now stuck draining into the full FIFO */
+	if (write(notify_fd, "x", 1) != 1)
+		_exit(4);
+	raise(SIGTERM);
+	_exit(5);
+}
+
+/* A crash signal while another thread drains must not write the same bytes twice: every
+ * event is in the file once, in order, and the footer closes it. */
+static void test_crash_during_drain(void **state)
+{
+	static char text[4 << 20];
+	const char *fifo = "trace_fifo.json";
+	const char *path = "trace_drain_crash.json";
+	int notify[2];
+	int status, fd;
+	size_t len = 0;
+	ssize_t n;
+	char c;
+	long prev = -1;
+	pid_t pid;
+	FILE *f;
+	(void)state;
+
+	unlink(fifo);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(pipe(notify), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(notify[0]);
+		child_crash_during_drain(fifo, notify[1]);
+	}
+	close(notify[1]);
+	fd = open(fifo, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(notify[0], &c, 1), 1); /* the signal is being raised */
+	close(notify[0]);
+	usleep(200000); /* the signal path is now in the race window */
+	while ((n = read(fd, text + len, sizeof(text) - 1 - len)) > 0)
+		len += (size_t)n;
+	text[len] = '\0';
+	close(fd);
+	unlink(fifo);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+	assert_true(len > (1u << 20)); /* the drained buffer and then some */
+	/* Consecutive numbers, each once: no byte range was written twice. */
+	for (const char *p = strstr(text, "{\"n\":"); p; p = strstr(p + 1, "{\"n\":")) {
+		long v = strtol(p + 5, NULL, 10);
+
+		if (v != prev + 1)
+			fail_msg("event %ld follows event %ld", v, prev);
+		prev = v;
+	}
+	assert_true(prev > 1000);
+	assert_int_equal(count_in_file_text(text, "\n]}\n"), 1);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+	check(path, "numbered");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_unset_stops_tracing),
 		cmocka_unit_test(test_large_trace),
 		cmocka_unit_test(test_unwritable_path),
+		cmocka_unit_test(test_crash_during_drain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
