@@ -21,17 +21,14 @@ bool flow_inited(const char *who)
 	return true;
 }
 
-bool flow_port_valid(const struct doca_flow_port *port, const char *who)
+/* A stopped port stays allocated (DEAD) until doca_flow_destroy, so its handle can be
+ * refused without reading freed memory. */
+doca_error_t flow_port_check(const struct doca_flow_port *port, const char *who)
 {
-	if (port == NULL) {
-		CORE_LOG_ERR("%s: port is NULL", who);
-		return false;
-	}
-	if (port->magic != FLOW_PORT_MAGIC || !port->started) {
-		CORE_LOG_ERR("%s: port is not a started DOCA Flow port", who);
-		return false;
-	}
-	return true;
+	CHECK(port != NULL, DOCA_ERROR_INVALID_VALUE, "%s: port is NULL", who);
+	CHECK(port->magic != FLOW_PORT_DEAD, DOCA_ERROR_BAD_STATE, "%s: port %u was stopped", who, port->id);
+	CHECK(port->magic == FLOW_PORT_MAGIC, DOCA_ERROR_INVALID_VALUE, "%s: not a DOCA Flow port", who);
+	return DOCA_SUCCESS;
 }
 
 bool flow_pipe_valid(const struct doca_flow_pipe *pipe, const char *who)
@@ -51,13 +48,7 @@ bool flow_pipe_valid(const struct doca_flow_pipe *pipe, const char *who)
 	return true;
 }
 
-#define CHECK_CFG(cfg)                                                   \
-	do {                                                             \
-		if ((cfg) == NULL) {                                     \
-			CORE_LOG_ERR("%s: cfg is NULL", __func__);       \
-			return DOCA_ERROR_INVALID_VALUE;                 \
-		}                                                        \
-	} while (0)
+#define CHECK_CFG(cfg) CHECK((cfg) != NULL, DOCA_ERROR_INVALID_VALUE, "%s: cfg is NULL", __func__)
 
 /* ------------------------------------------------------------------ global cfg */
 
@@ -215,6 +206,7 @@ doca_error_t doca_flow_init(struct doca_flow_cfg *cfg)
 	}
 	flow_g.cfg = *cfg;
 	flow_g.inited = true;
+	flow_g.gen++;
 	pthread_mutex_unlock(&flow_g.lock);
 	CORE_LOG_TRC("doca_flow_init: pipe_queues=%u mode=%s", cfg->pipe_queues, cfg->switch_mode ? "switch" : "vnf");
 	return DOCA_SUCCESS;
@@ -226,18 +218,38 @@ void doca_flow_destroy(void)
 {
 	if (!flow_g.inited)
 		return;
-	for (int i = NIC_MAX_PORTS - 1; i >= 0; i--)
-		if (flow_g.ports[i])
-			doca_flow_port_stop(flow_g.ports[i]);
+	/* In reverse start order, as programs do (API-FLOW.md 4.3): representors before
+	 * their switch manager, whatever the port ids. */
+	for (uint64_t below = UINT64_MAX;;) {
+		struct doca_flow_port *last = NULL;
+		pthread_mutex_lock(&flow_g.lock);
+		for (int i = 0; i < NIC_MAX_PORTS; i++) {
+			struct doca_flow_port *o = flow_g.ports[i];
+			if (o && o->start_seq < below && (last == NULL || o->start_seq > last->start_seq))
+				last = o;
+		}
+		pthread_mutex_unlock(&flow_g.lock);
+		if (last == NULL)
+			break;
+		below = last->start_seq;
+		doca_flow_port_stop(last);
+	}
 	pthread_mutex_lock(&flow_g.lock);
 	struct doca_flow_pipe *p = flow_g.all_pipes;
 	flow_g.all_pipes = NULL;
 	struct doca_flow_external_resource *r = flow_g.resources;
 	flow_g.resources = NULL;
+	struct doca_flow_port *dead = flow_g.dead_ports;
+	flow_g.dead_ports = NULL;
 	flow_g.inited = false;
 	pthread_mutex_unlock(&flow_g.lock);
 	nic_shutdown();
 	flow_op_cache_drain();
+	while (dead) {
+		struct doca_flow_port *next = dead->dead_next;
+		port_free(dead);
+		dead = next;
+	}
 	while (p) {
 		struct doca_flow_pipe *next = p->all_next;
 		p->magic = 0;
@@ -256,13 +268,7 @@ void doca_flow_destroy(void)
 
 /* ------------------------------------------------------------------ port cfg */
 
-#define CHECK_PCFG(cfg)                                                  \
-	do {                                                             \
-		if ((cfg) == NULL) {                                     \
-			CORE_LOG_ERR("%s: port cfg is NULL", __func__);  \
-			return DOCA_ERROR_INVALID_VALUE;                 \
-		}                                                        \
-	} while (0)
+#define CHECK_PCFG(cfg) CHECK((cfg) != NULL, DOCA_ERROR_INVALID_VALUE, "%s: port cfg is NULL", __func__)
 
 doca_error_t doca_flow_port_cfg_create(struct doca_flow_port_cfg **cfg)
 {
@@ -388,15 +394,39 @@ static void port_report(struct core_json *j, void *arg)
 	core_json_array_end(j);
 }
 
-static void port_free(struct doca_flow_port *p)
+/* What a port owns besides its struct: released when it stops. */
+static void port_release(struct doca_flow_port *p)
 {
 	for (uint16_t q = 0; q < p->nr_queues; q++)
 		pthread_mutex_destroy(&p->queues[q].lock);
 	free(p->queues);
+	p->queues = NULL;
+	p->nr_queues = 0;
 	free(p->shared_counters);
+	p->shared_counters = NULL;
+	p->nr_shared_counters = 0;
 	free(p->priv);
+	p->priv = NULL;
+}
+
+static void port_free(struct doca_flow_port *p)
+{
+	port_release(p);
 	p->magic = 0;
 	free(p);
+}
+
+/* Under flow_g.lock: the manager a representor starting now belongs to, the last
+ * manager started (representors follow theirs, API-FLOW.md 4.3). */
+static struct doca_flow_port *newest_manager_locked(void)
+{
+	struct doca_flow_port *best = NULL;
+	for (int i = 0; i < NIC_MAX_PORTS; i++) {
+		struct doca_flow_port *o = flow_g.ports[i];
+		if (o && o->is_manager && (best == NULL || o->start_seq > best->start_seq))
+			best = o;
+	}
+	return best;
 }
 
 doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct doca_flow_port **port)
@@ -463,6 +493,8 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 		p->dev = cfg->dev;
 		p->magic = FLOW_PORT_MAGIC;
 		p->started = true;
+		if (flow_g.cfg.switch_mode && !p->is_manager)
+			p->manager = newest_manager_locked();
 		p->start_seq = ++flow_g.start_seq;
 		flow_g.ports[p->id] = p;
 		p->report = core_report_register("flow_port", port_report, p);
@@ -474,12 +506,9 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 		port_free(p);
 		return err;
 	}
-	if (flow_g.cfg.switch_mode && !p->is_manager) {
-		/* A representor's traffic starts at its manager's root pipe. */
-		struct doca_flow_port *mgr = doca_flow_port_switch_get(p);
-		if (mgr)
-			nic_port_set_manager(p->id, mgr->id);
-	}
+	/* A representor's traffic starts at its manager's root pipe. */
+	if (p->manager)
+		nic_port_set_manager(p->id, p->manager->id);
 	CORE_LOG_TRC("doca_flow_port_start: port %u%s", p->id, p->is_manager ? " (switch manager)" : "");
 	*port = p;
 	return DOCA_SUCCESS;
@@ -487,7 +516,7 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 
 void doca_flow_port_pipes_flush(struct doca_flow_port *port)
 {
-	if (!flow_port_valid(port, __func__))
+	if (!flow_inited(__func__) || flow_port_check(port, __func__) != DOCA_SUCCESS)
 		return;
 	pthread_mutex_lock(&flow_g.lock);
 	while (port->pipes)
@@ -495,20 +524,32 @@ void doca_flow_port_pipes_flush(struct doca_flow_port *port)
 	pthread_mutex_unlock(&flow_g.lock);
 }
 
+/*
+ * The port's pipes are destroyed with it, and with them every operation still queued
+ * on its queues: each operation belongs to an entry of one of the port's live pipes
+ * (check_common refuses dead pipes, and flow_pipe_destroy_locked drops a pipe's
+ * operations), so nothing is left on a queue afterwards. The port stays allocated,
+ * DEAD, until doca_flow_destroy: a second stop or any call with its handle is refused
+ * with BAD_STATE. IO_FAILED: the port is stopped all the same, but its
+ * FLOWDPA_PORTn_TX capture could not be written completely.
+ */
 doca_error_t doca_flow_port_stop(struct doca_flow_port *port)
 {
-	if (!flow_port_valid(port, __func__))
-		return DOCA_ERROR_INVALID_VALUE;
+	if (!flow_inited(__func__))
+		return DOCA_ERROR_BAD_STATE;
 	pthread_mutex_lock(&flow_g.lock);
-	if (port->is_manager) {
-		for (int i = 0; i < NIC_MAX_PORTS; i++) {
-			struct doca_flow_port *o = flow_g.ports[i];
-			if (o && o != port && !o->is_manager && o->start_seq > port->start_seq) {
-				pthread_mutex_unlock(&flow_g.lock);
-				CORE_LOG_ERR("%s: switch manager port %u still has representor port %u started", __func__,
-					     port->id, o->id);
-				return DOCA_ERROR_IN_USE;
-			}
+	doca_error_t err = flow_port_check(port, __func__);
+	if (err != DOCA_SUCCESS) {
+		pthread_mutex_unlock(&flow_g.lock);
+		return err;
+	}
+	for (int i = 0; port->is_manager && i < NIC_MAX_PORTS; i++) {
+		struct doca_flow_port *o = flow_g.ports[i];
+		if (o && o->manager == port) {
+			pthread_mutex_unlock(&flow_g.lock);
+			CORE_LOG_ERR("%s: switch manager port %u still has representor port %u started", __func__,
+				     port->id, o->id);
+			return DOCA_ERROR_IN_USE;
 		}
 	}
 	/* Final state into the report while the pipes still exist. */
@@ -521,36 +562,33 @@ doca_error_t doca_flow_port_stop(struct doca_flow_port *port)
 			flow_g.ports[i]->pair = NULL;
 	flow_g.ports[port->id] = NULL;
 	port->started = false;
+	port->magic = FLOW_PORT_DEAD;
+	port->dead_next = flow_g.dead_ports;
+	flow_g.dead_ports = port;
 	pthread_mutex_unlock(&flow_g.lock);
-	nic_port_stop(port->id);
-	/* Drop the operations still queued (their entries died with the pipes). */
-	for (uint16_t q = 0; q < port->nr_queues; q++) {
-		struct flow_op *op = port->queues[q].head;
-		while (op) {
-			struct flow_op *next = op->next;
-			if (op->type == FLOW_OP_UPD)
-				free(op);
-			op = next;
-		}
-	}
+	/* The NIC logs a TX capture that could not be written (IO_FAILED). */
+	err = nic_port_stop(port->id);
 	if (port->dev)
 		core_dev_release(port->dev);
+	port_release(port);
 	CORE_LOG_TRC("doca_flow_port_stop: port %u", port->id);
-	port_free(port);
-	return DOCA_SUCCESS;
+	return err;
 }
 
 doca_error_t doca_flow_port_pair(struct doca_flow_port *port, struct doca_flow_port *pair_port)
 {
-	if (!flow_port_valid(port, __func__) || !flow_port_valid(pair_port, __func__))
-		return DOCA_ERROR_INVALID_VALUE;
+	doca_error_t err = flow_port_check(port, __func__);
+	if (err == DOCA_SUCCESS)
+		err = flow_port_check(pair_port, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
 	port->pair = pair_port;
 	return DOCA_SUCCESS;
 }
 
 uint8_t *doca_flow_port_priv_data(struct doca_flow_port *port)
 {
-	if (!flow_port_valid(port, __func__))
+	if (flow_port_check(port, __func__) != DOCA_SUCCESS)
 		return NULL;
 	return port->priv;
 }
@@ -561,17 +599,16 @@ struct doca_flow_port *doca_flow_port_switch_get(const struct doca_flow_port *po
 		return NULL;
 	struct doca_flow_port *best = NULL;
 	pthread_mutex_lock(&flow_g.lock);
-	/* The manager of port: the last manager started before it (representors follow theirs). */
-	for (int i = 0; i < NIC_MAX_PORTS; i++) {
-		struct doca_flow_port *o = flow_g.ports[i];
-		if (o == NULL || !o->is_manager)
-			continue;
-		if (port == NULL) {
-			if (best == NULL || o->start_seq < best->start_seq)
+	if (port == NULL) {
+		/* The first manager started. */
+		for (int i = 0; i < NIC_MAX_PORTS; i++) {
+			struct doca_flow_port *o = flow_g.ports[i];
+			if (o && o->is_manager && (best == NULL || o->start_seq < best->start_seq))
 				best = o;
-		} else if (o->start_seq <= port->start_seq && (best == NULL || o->start_seq > best->start_seq)) {
-			best = o;
 		}
+	} else if (flow_port_check(port, __func__) == DOCA_SUCCESS) {
+		/* A manager cannot stop before its representors: the one stored is started. */
+		best = port->is_manager ? (struct doca_flow_port *)port : port->manager;
 	}
 	pthread_mutex_unlock(&flow_g.lock);
 	return best;

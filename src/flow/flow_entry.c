@@ -186,13 +186,28 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 	}
 }
 
-/* An entry holds a reference on its shared counter from its successful ADD (the one
- * that set e->nic) until its DEL or its pipe's end, whatever later updates did to its
- * status; e->nic is only tested here, it may already be gone with the NIC pipe. */
+/*
+ * An entry holds one reference on its shared counter (shared_id >= 0) from the call
+ * that queues its ADD (resolve_counter) to the first of: the add refused after all
+ * (entry_discard), an ERROR completion of the ADD, its DEL, its pipe's destruction
+ * (a still-queued ADD included). shared_id is reset with the reference, so each path
+ * gives it back once. Under flow_g.lock.
+ */
 static void shared_unref(struct doca_flow_pipe_entry *e)
 {
-	if (e->shared_id >= 0 && e->nic != NULL)
+	if (e->shared_id >= 0) {
 		e->pipe->port->shared_counters[e->shared_id].refs--;
+		e->shared_id = -1;
+	}
+}
+
+static void shared_unref_locking(struct doca_flow_pipe_entry *e)
+{
+	if (e->shared_id < 0)
+		return;
+	pthread_mutex_lock(&flow_g.lock);
+	shared_unref(e);
+	pthread_mutex_unlock(&flow_g.lock);
 }
 
 /* ------------------------------------------------------------------ entry objects */
@@ -343,7 +358,8 @@ void flow_entry_destroy_all(struct doca_flow_pipe *pipe)
 		entry_release(&h->e); /* its NIC entry went with the NIC pipe */
 		h = next;
 	}
-	/* Live pool slots only hold shared-counter references; with none live, no scan. */
+	/* Live pool slots (queued adds included) only hold shared-counter references; with
+	 * none live, no scan. */
 	if (pipe->pool && atomic_load_explicit(&pipe->nr_entries_live, memory_order_relaxed) != 0)
 		for (uint32_t i = 0; i < pipe->nr_entries; i++)
 			if (slot_live(&pipe->pool[i]))
@@ -408,19 +424,34 @@ static doca_error_t resolve_counter(const struct doca_flow_pipe *p, const struct
 	} else if (m && m->counter_type == DOCA_FLOW_RESOURCE_TYPE_SHARED) {
 		id = m->shared_counter.shared_counter_id;
 	}
-	if (id != UINT32_MAX) {
-		CHECK(id < p->port->nr_shared_counters, DOCA_ERROR_INVALID_VALUE,
-		      "%s: shared counter id %u out of range (port %u has %u)", who, id, p->port->id,
-		      p->port->nr_shared_counters);
-		/* An id nobody obtained or configured would count into a counter nobody reads. */
-		CHECK(p->port->shared_counters[id].allocated || p->port->shared_counters[id].configured,
-		      DOCA_ERROR_INVALID_VALUE,
-		      "%s: shared counter id %u of port %u was never obtained (doca_flow_port_shared_resource_get) "
-		      "or configured (doca_flow_port_shared_resource_set_cfg)",
-		      who, id, p->port->id);
-		attr->shared_counter = &p->port->shared_counters[id].cnt;
-		*shared_id = (int32_t)id;
-	}
+	if (id == UINT32_MAX)
+		return DOCA_SUCCESS;
+	doca_error_t err = flow_shared_id_check(p->port, id, who);
+	if (err != DOCA_SUCCESS)
+		return err;
+	/* The entry's reference (shared_unref), taken with the check so that a put cannot
+	 * free the id between them. */
+	struct flow_shared_counter *c = &p->port->shared_counters[id];
+	pthread_mutex_lock(&flow_g.lock);
+	bool usable = c->allocated || c->configured;
+	if (usable)
+		c->refs++;
+	pthread_mutex_unlock(&flow_g.lock);
+	/* An id nobody obtained or configured would count into a counter nobody reads. */
+	CHECK(usable, DOCA_ERROR_INVALID_VALUE,
+	      "%s: shared counter id %u of port %u was never obtained (doca_flow_port_shared_resource_get) "
+	      "or configured (doca_flow_port_shared_resource_set_cfg)",
+	      who, id, p->port->id);
+	attr->shared_counter = &c->cnt;
+	*shared_id = (int32_t)id;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t check_action_idx(const struct doca_flow_pipe *pipe, uint8_t action_idx, const char *who)
+{
+	CHECK(action_idx < pipe->nr_actions, DOCA_ERROR_INVALID_VALUE,
+	      "%s: pipe '%s': action_idx %u out of range (nr_actions %u)", who, pipe->name, action_idx,
+	      pipe->nr_actions);
 	return DOCA_SUCCESS;
 }
 
@@ -430,9 +461,9 @@ static doca_error_t entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8
 			      const struct doca_flow_actions *actions, const struct doca_flow_monitor *monitor,
 			      const struct doca_flow_fwd *fwd, void *usr_ctx, struct flow_add_op **out, const char *who)
 {
-	CHECK(action_idx < pipe->nr_actions, DOCA_ERROR_INVALID_VALUE,
-	      "%s: pipe '%s': action_idx %u out of range (nr_actions %u)", who, pipe->name, action_idx,
-	      pipe->nr_actions);
+	doca_error_t err = check_action_idx(pipe, action_idx, who);
+	if (err != DOCA_SUCCESS)
+		return err;
 	struct flow_add_op *a = op_alloc();
 	if (a == NULL)
 		return DOCA_ERROR_NO_MEMORY;
@@ -447,7 +478,7 @@ static doca_error_t entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8
 	attr->shared_counter = NULL;
 	attr->index = index;
 	attr->priority = 0;
-	doca_error_t err = resolve_fwd(pipe, fwd, &attr->fwd, who);
+	err = resolve_fwd(pipe, fwd, &attr->fwd, who);
 	if (err == DOCA_SUCCESS)
 		err = resolve_counter(pipe, monitor, attr, &e->shared_id, who);
 	if (err != DOCA_SUCCESS) {
@@ -469,6 +500,7 @@ static doca_error_t entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8
 
 static void entry_discard(struct flow_add_op *a)
 {
+	shared_unref_locking(a->entry);
 	entry_release(a->entry);
 	op_free(a);
 }
@@ -605,9 +637,9 @@ doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_queue, struct doca_
 	CHECK(pipe->type == DOCA_FLOW_PIPE_BASIC || pipe->type == DOCA_FLOW_PIPE_HASH, DOCA_ERROR_INVALID_VALUE,
 	      "%s: pipe '%s' is neither BASIC nor HASH", who, pipe->name);
 	CHECK(!entry->del_queued, DOCA_ERROR_BAD_STATE, "%s: the entry is being removed", who);
-	CHECK(action_idx < pipe->nr_actions, DOCA_ERROR_INVALID_VALUE,
-	      "%s: pipe '%s': action_idx %u out of range (nr_actions %u)", who, pipe->name, action_idx,
-	      pipe->nr_actions);
+	err = check_action_idx(pipe, action_idx, who);
+	if (err != DOCA_SUCCESS)
+		return err;
 	(void)monitor; /* counters are fixed at add time */
 	struct flow_upd_op *op = op_alloc();
 	if (op == NULL)
@@ -680,14 +712,10 @@ static void execute_add(struct flow_add_op *a, uint16_t q)
 	doca_error_t err = nic_entry_add(e->pipe->nic, &a->attr, &e->nic);
 	op_free(a);
 	e->status = err == DOCA_SUCCESS ? DOCA_FLOW_ENTRY_STATUS_SUCCESS : DOCA_FLOW_ENTRY_STATUS_ERROR;
-	if (err == DOCA_SUCCESS && e->shared_id >= 0) {
-		/* put and shared_unref read refs under the lock, from other queues too */
-		pthread_mutex_lock(&flow_g.lock);
-		e->pipe->port->shared_counters[e->shared_id].refs++;
-		pthread_mutex_unlock(&flow_g.lock);
-	}
-	if (err != DOCA_SUCCESS)
+	if (err != DOCA_SUCCESS) {
 		e->nic = NULL;
+		shared_unref_locking(e); /* a failed add counts nothing */
+	}
 	ops_one_done(e);
 	complete(e, q, (enum doca_flow_entry_status)e->status, DOCA_FLOW_ENTRY_OP_ADD);
 }
@@ -711,10 +739,18 @@ static void execute_del(struct doca_flow_pipe_entry *e, uint16_t q)
 		complete(e, q, DOCA_FLOW_ENTRY_STATUS_ERROR, DOCA_FLOW_ENTRY_OP_DEL);
 		return;
 	}
+	struct doca_flow_pipe *pipe = e->pipe; /* pipe objects outlive their destruction */
+	struct nic_entry *nic = e->nic;
 	/* The callback may still read the entry's final counters. */
 	complete(e, q, DOCA_FLOW_ENTRY_STATUS_SUCCESS, DOCA_FLOW_ENTRY_OP_DEL);
+	if (pipe->magic != FLOW_PIPE_MAGIC) {
+		/* The callback destroyed the pipe, and the entry with it (flow_entry_destroy_all),
+		 * but not its NIC entry: that was unlinked from the NIC pipe above. */
+		nic_entry_free(nic);
+		return;
+	}
 	entry_forget(e);
-	nic_entry_free(e->nic);
+	nic_entry_free(nic);
 	entry_release(e);
 }
 
@@ -739,37 +775,37 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 	(void)timeout; /* execution is synchronous: nothing to wait for */
 	if (!flow_inited(__func__))
 		return DOCA_ERROR_BAD_STATE;
-	if (!flow_port_valid(port, __func__))
-		return DOCA_ERROR_INVALID_VALUE;
+	doca_error_t err = flow_port_check(port, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
 	CHECK(pipe_queue < port->nr_queues, DOCA_ERROR_INVALID_VALUE,
 	      "%s: pipe_queue %u out of range (pipe_queues %u)", __func__, pipe_queue, port->nr_queues);
 	struct flow_queue *fq = &port->queues[pipe_queue];
-	uint32_t budget = max_processed_entries ? max_processed_entries : UINT32_MAX, total = 0;
+	const uint32_t budget = max_processed_entries ? max_processed_entries : UINT32_MAX;
+	uint32_t total = 0;
 	uint64_t t0 = core_trace_enabled() ? core_trace_now_us() : 0;
-	while (budget) {
-		/* Detach a batch so callbacks may queue new operations without deadlock. */
+	/*
+	 * One operation at a time, taken off the queue under its lock: a callback (or
+	 * another thread, between two operations) may destroy a pipe, and
+	 * flow_queue_drop_pipe then removes that pipe's operations still queued, which it
+	 * could not do for a batch detached from the queue. Callbacks may queue new
+	 * operations (the lock is not held while executing). An uncontended lock per
+	 * operation costs nothing measurable (bench_datapath -i).
+	 */
+	while (total < budget) {
 		pthread_mutex_lock(&fq->lock);
-		struct flow_op *head = fq->head, *last = NULL;
-		uint32_t n = 0;
-		for (struct flow_op *op = head; op && n < budget; op = op->next, n++)
-			last = op;
-		if (last) {
-			fq->head = last->next;
+		struct flow_op *op = fq->head;
+		if (op != NULL) {
+			fq->head = op->next;
 			if (fq->head == NULL)
 				fq->tail = NULL;
-			last->next = NULL;
-			fq->pending -= n;
+			fq->pending--;
 		}
 		pthread_mutex_unlock(&fq->lock);
-		if (n == 0)
+		if (op == NULL)
 			break;
-		budget -= n;
-		total += n;
-		while (head) {
-			struct flow_op *next = head->next;
-			execute(head, pipe_queue);
-			head = next;
-		}
+		total++;
+		execute(op, pipe_queue);
 	}
 	bool idle = true;
 	for (uint16_t q = 0; q < port->nr_queues; q++) {
@@ -834,12 +870,20 @@ doca_error_t doca_flow_pipe_calc_hash(struct doca_flow_pipe *pipe, const struct 
 
 /* ------------------------------------------------------------------ shared counters */
 
+doca_error_t flow_shared_id_check(const struct doca_flow_port *port, uint32_t id, const char *who)
+{
+	CHECK(id < port->nr_shared_counters, DOCA_ERROR_INVALID_VALUE,
+	      "%s: shared counter id %u out of range (port %u has %u)", who, id, port->id, port->nr_shared_counters);
+	return DOCA_SUCCESS;
+}
+
 static doca_error_t shared_check(struct doca_flow_port *port, enum doca_flow_shared_resource_type type, const char *who)
 {
 	if (!flow_inited(who))
 		return DOCA_ERROR_BAD_STATE;
-	if (!flow_port_valid(port, who))
-		return DOCA_ERROR_INVALID_VALUE;
+	doca_error_t err = flow_port_check(port, who);
+	if (err != DOCA_SUCCESS)
+		return err;
 	CHECK((uint32_t)type <= DOCA_FLOW_SHARED_RESOURCE_IPSEC_SA, DOCA_ERROR_INVALID_VALUE,
 	      "%s: unknown shared resource type %u", who, (unsigned)type);
 	return DOCA_SUCCESS;
@@ -879,17 +923,17 @@ doca_error_t doca_flow_port_shared_resource_put(struct doca_flow_port *port, enu
 	doca_error_t err = shared_check(port, type, __func__);
 	if (err != DOCA_SUCCESS || type != DOCA_FLOW_SHARED_RESOURCE_COUNTER)
 		return err;
-	CHECK(shared_resource_id < port->nr_shared_counters, DOCA_ERROR_INVALID_VALUE,
-	      "%s: shared counter id %u out of range (%u)", __func__, shared_resource_id, port->nr_shared_counters);
+	err = flow_shared_id_check(port, shared_resource_id, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
 	pthread_mutex_lock(&flow_g.lock);
 	struct flow_shared_counter *c = &port->shared_counters[shared_resource_id];
-	if (c->refs) {
-		pthread_mutex_unlock(&flow_g.lock);
-		CORE_LOG_ERR("%s: shared counter %u is used by %u entries", __func__, shared_resource_id, c->refs);
-		return DOCA_ERROR_IN_USE;
-	}
-	c->allocated = c->configured = false;
+	uint32_t refs = c->refs; /* queued adds included */
+	if (refs == 0)
+		c->allocated = c->configured = false;
 	pthread_mutex_unlock(&flow_g.lock);
+	CHECK(refs == 0, DOCA_ERROR_IN_USE, "%s: shared counter %u is used by %u entries", __func__,
+	      shared_resource_id, refs);
 	return DOCA_SUCCESS;
 }
 
@@ -903,8 +947,9 @@ doca_error_t doca_flow_port_shared_resource_set_cfg(struct doca_flow_port *port,
 	CHECK(cfg != NULL, DOCA_ERROR_INVALID_VALUE, "%s: cfg is NULL", __func__);
 	if (type != DOCA_FLOW_SHARED_RESOURCE_COUNTER)
 		return DOCA_SUCCESS;
-	CHECK(shared_resource_id < port->nr_shared_counters, DOCA_ERROR_INVALID_VALUE,
-	      "%s: shared counter id %u out of range (%u)", __func__, shared_resource_id, port->nr_shared_counters);
+	err = flow_shared_id_check(port, shared_resource_id, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
 	pthread_mutex_lock(&flow_g.lock);
 	port->shared_counters[shared_resource_id].allocated = true;
 	port->shared_counters[shared_resource_id].configured = true;
@@ -922,9 +967,10 @@ doca_error_t doca_flow_port_shared_resources_query(struct doca_flow_port *port,
 	CHECK(type == DOCA_FLOW_SHARED_RESOURCE_COUNTER, DOCA_ERROR_NOT_SUPPORTED,
 	      "%s: only shared counters can be queried", __func__);
 	CHECK(res_array != NULL && data_array != NULL, DOCA_ERROR_INVALID_VALUE, "%s: NULL array", __func__);
-	for (uint32_t i = 0; i < array_len; i++)
-		CHECK(res_array[i] < port->nr_shared_counters, DOCA_ERROR_INVALID_VALUE,
-		      "%s: shared counter id %u out of range (%u)", __func__, res_array[i], port->nr_shared_counters);
+	for (uint32_t i = 0; i < array_len && err == DOCA_SUCCESS; i++)
+		err = flow_shared_id_check(port, res_array[i], __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
 	for (uint32_t i = 0; i < array_len; i++)
 		nic_counter_read(&port->shared_counters[res_array[i]].cnt, &data_array[i].counter.total_pkts,
 				 &data_array[i].counter.total_bytes);

@@ -12,7 +12,6 @@
 
 DOCA_LOG_REGISTER(FLOW::EXTRES);
 
-
 static const char *type_name(enum doca_flow_external_resource_type t)
 {
 	return t == DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR ? "index selector" : "memory";
@@ -24,16 +23,14 @@ doca_error_t doca_flow_external_resource_cfg_create(struct doca_flow_external_re
 	CHECK(cfg != NULL, DOCA_ERROR_INVALID_VALUE, "%s: cfg is NULL", __func__);
 	if (!flow_inited(__func__))
 		return DOCA_ERROR_BAD_STATE;
-	if (port == NULL) {
-		CORE_LOG_ERR("%s: port is NULL", __func__);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (!flow_port_valid(port, __func__))
-		return DOCA_ERROR_BAD_STATE;
+	doca_error_t err = flow_port_check(port, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
 	struct doca_flow_external_resource_cfg *c = calloc(1, sizeof(*c));
 	if (c == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	c->port = port;
+	c->gen = flow_g.gen;
 	*cfg = c;
 	return DOCA_SUCCESS;
 }
@@ -86,14 +83,18 @@ doca_error_t doca_flow_external_resource_create(const struct doca_flow_external_
 	CHECK(cfg != NULL && resource != NULL, DOCA_ERROR_INVALID_VALUE, "%s: cfg or resource is NULL", __func__);
 	CHECK(cfg->has_type, DOCA_ERROR_INVALID_VALUE, "%s: the cfg has no type", __func__);
 	CHECK(cfg->size > 0, DOCA_ERROR_INVALID_VALUE, "%s: the %s cfg has no size", __func__, type_name(cfg->type));
-	if (!flow_port_valid(cfg->port, __func__))
+	if (!flow_inited(__func__))
 		return DOCA_ERROR_BAD_STATE;
+	CHECK(cfg->gen == flow_g.gen, DOCA_ERROR_BAD_STATE,
+	      "%s: the cfg was created before doca_flow_destroy; its port is gone", __func__);
+	doca_error_t err = flow_port_check(cfg->port, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
 	struct doca_flow_external_resource *r = calloc(1, sizeof(*r));
 	if (r == NULL)
 		return DOCA_ERROR_NO_MEMORY;
-	doca_error_t err = cfg->type == DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR
-				   ? nic_idxsel_create(cfg->size, &r->sel)
-				   : nic_mem_create(cfg->size, &r->mem);
+	err = cfg->type == DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR ? nic_idxsel_create(cfg->size, &r->sel)
+									    : nic_mem_create(cfg->size, &r->mem);
 	if (err != DOCA_SUCCESS) {
 		free(r);
 		return err;
@@ -110,7 +111,7 @@ doca_error_t doca_flow_external_resource_create(const struct doca_flow_external_
 	return DOCA_SUCCESS;
 }
 
-static bool res_valid(const struct doca_flow_external_resource *r, const char *who)
+bool flow_extres_valid(const struct doca_flow_external_resource *r, const char *who)
 {
 	if (r == NULL || r->magic != FLOW_EXTRES_MAGIC) {
 		CORE_LOG_ERR("%s: %s", who, r ? "not a live external resource" : "resource is NULL");
@@ -121,14 +122,20 @@ static bool res_valid(const struct doca_flow_external_resource *r, const char *w
 
 doca_error_t doca_flow_external_resource_destroy(struct doca_flow_external_resource *resource)
 {
-	if (!res_valid(resource, __func__))
-		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&flow_g.lock);
-	if (resource->bound || resource->exported) {
+	if (!flow_extres_valid(resource, __func__)) {
 		pthread_mutex_unlock(&flow_g.lock);
-		CORE_LOG_ERR("%s: the %s resource is still %s (%u pipes, %u exports)", __func__,
-			     type_name(resource->type), resource->bound ? "bound to a pipe" : "exported",
-			     resource->bound, resource->exported);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	/* API-PROVIDER.md: BAD_STATE while bound to a pipe (or to a pipe cfg, which would
+	 * bind it at doca_flow_pipe_create) or exported. */
+	if (resource->bound || resource->cfg_held || resource->exported) {
+		uint32_t bound = resource->bound, held = resource->cfg_held, exported = resource->exported;
+		pthread_mutex_unlock(&flow_g.lock);
+		CORE_LOG_ERR("%s: the %s resource is still %s (%u pipes, %u pipe cfgs, %u exports)", __func__,
+			     type_name(resource->type),
+			     bound ? "bound to a pipe" : held ? "set on a pipe cfg" : "exported", bound, held,
+			     exported);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	struct doca_flow_external_resource **link = &flow_g.resources;
@@ -144,28 +151,45 @@ doca_error_t doca_flow_external_resource_destroy(struct doca_flow_external_resou
 	return DOCA_SUCCESS;
 }
 
+/* The cfg holds the resource (cfg_held) until doca_flow_pipe_cfg_destroy, so it cannot
+ * be destroyed before doca_flow_pipe_create binds it to the pipe. */
+static doca_error_t set_external_resource_locked(struct doca_flow_pipe_cfg *cfg,
+						 struct doca_flow_external_resource *resource)
+{
+	static const char *who = "doca_flow_pipe_cfg_set_external_resource";
+	if (!flow_extres_valid(resource, who))
+		return DOCA_ERROR_INVALID_VALUE;
+	CHECK(cfg->gen == flow_g.gen, DOCA_ERROR_BAD_STATE,
+	      "%s: pipe '%s': the cfg was created before doca_flow_destroy; its port is gone", who, cfg->name);
+	CHECK(cfg->type == DOCA_FLOW_PIPE_HASH, DOCA_ERROR_INVALID_VALUE,
+	      "%s: pipe '%s' is not a HASH pipe (set the type first)", who, cfg->name);
+	CHECK(resource->port == cfg->port, DOCA_ERROR_INVALID_VALUE,
+	      "%s: the resource belongs to port %u, the pipe to port %u", who, resource->port->id, cfg->port->id);
+	struct doca_flow_external_resource **slot =
+		resource->type == DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR ? &cfg->idxsel : &cfg->mem;
+	CHECK(*slot == NULL, DOCA_ERROR_INVALID_VALUE, "%s: pipe '%s' already has a %s resource", who, cfg->name,
+	      type_name(resource->type));
+	*slot = resource;
+	resource->cfg_held++;
+	return DOCA_SUCCESS;
+}
+
 doca_error_t doca_flow_pipe_cfg_set_external_resource(struct doca_flow_pipe_cfg *cfg,
 						      struct doca_flow_external_resource *resource)
 {
 	CHECK(cfg != NULL, DOCA_ERROR_INVALID_VALUE, "%s: pipe cfg is NULL", __func__);
-	if (!res_valid(resource, __func__))
-		return DOCA_ERROR_INVALID_VALUE;
-	CHECK(cfg->type == DOCA_FLOW_PIPE_HASH, DOCA_ERROR_INVALID_VALUE,
-	      "%s: pipe '%s' is not a HASH pipe (set the type first)", __func__, cfg->name);
-	CHECK(resource->port == cfg->port, DOCA_ERROR_INVALID_VALUE,
-	      "%s: the resource belongs to port %u, the pipe to port %u", __func__, resource->port->id, cfg->port->id);
-	struct doca_flow_external_resource **slot =
-		resource->type == DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR ? &cfg->idxsel : &cfg->mem;
-	CHECK(*slot == NULL, DOCA_ERROR_INVALID_VALUE, "%s: pipe '%s' already has a %s resource", __func__, cfg->name,
-	      type_name(resource->type));
-	*slot = resource;
-	return DOCA_SUCCESS;
+	if (!flow_inited(__func__))
+		return DOCA_ERROR_BAD_STATE;
+	pthread_mutex_lock(&flow_g.lock);
+	doca_error_t err = set_external_resource_locked(cfg, resource);
+	pthread_mutex_unlock(&flow_g.lock);
+	return err;
 }
 
 static doca_error_t check_res(const struct doca_flow_external_resource *r, enum doca_flow_external_resource_type t,
 			      uint32_t at, const void *out, const char *who)
 {
-	if (!res_valid(r, who))
+	if (!flow_extres_valid(r, who))
 		return DOCA_ERROR_INVALID_VALUE;
 	CHECK(out != NULL, DOCA_ERROR_INVALID_VALUE, "%s: output pointer is NULL", who);
 	CHECK(r->type == t, DOCA_ERROR_INVALID_VALUE, "%s: the resource is a %s resource", who, type_name(r->type));

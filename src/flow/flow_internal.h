@@ -16,6 +16,7 @@
 #include <nic/nic.h>
 
 #define FLOW_PORT_MAGIC 0x66706f72u  /* "fpor" */
+#define FLOW_PORT_DEAD 0x66706464u   /* "fpdd": stopped, kept until doca_flow_destroy */
 #define FLOW_PIPE_MAGIC 0x66706970u  /* "fpip" */
 #define FLOW_PIPE_DEAD 0x66646561u   /* "fdea" */
 #define FLOW_ENTRY_MAGIC 0x66656e74u /* "fent" */
@@ -106,6 +107,7 @@ struct doca_flow_port {
 	uint16_t id;
 	bool started;
 	bool is_manager; /* switch mode: started with set_dev */
+	struct doca_flow_port *manager; /* switch mode, representor: its manager at start (or NULL) */
 	struct doca_dev *dev;
 	uint8_t *priv;
 	struct doca_flow_port *pair;
@@ -116,10 +118,12 @@ struct doca_flow_port {
 	struct flow_shared_counter *shared_counters;
 	uint64_t start_seq;
 	struct core_report_section *report;
+	struct doca_flow_port *dead_next; /* stopped: flow_g.dead_ports */
 };
 
 struct doca_flow_external_resource_cfg {
 	struct doca_flow_port *port;
+	uint64_t gen; /* the DOCA Flow session (flow_g.gen) of port */
 	bool has_type;
 	enum doca_flow_external_resource_type type;
 	uint32_t size;
@@ -131,6 +135,7 @@ struct doca_flow_external_resource {
 	struct doca_flow_port *port;
 	uint32_t size;
 	uint32_t bound; /* live pipes using it */
+	uint32_t cfg_held; /* pipe cfgs it is set on (doca_flow_pipe_cfg_set_external_resource) */
 	uint32_t exported; /* provider exports holding it */
 	struct nic_idxsel *sel;
 	struct nic_mem *mem;
@@ -172,8 +177,12 @@ struct doca_flow_pipe_cfg {
 	bool miss_counter;
 	void *user_ctx;
 	uint32_t hash_alg;
+	/* Each holds a cfg_held reference, released by doca_flow_pipe_cfg_destroy. */
 	struct doca_flow_external_resource *idxsel;
 	struct doca_flow_external_resource *mem;
+	/* The DOCA Flow session (flow_g.gen) of the cfg: port and resources died with an
+	 * earlier one. */
+	uint64_t gen;
 };
 
 struct flow_heap_entry; /* flow_entry.c */
@@ -249,15 +258,24 @@ struct flow_global {
 	struct doca_flow_port *ports[NIC_MAX_PORTS];
 	struct doca_flow_pipe *all_pipes; /* live and destroyed, freed by doca_flow_destroy */
 	struct doca_flow_external_resource *resources;
+	struct doca_flow_port *dead_ports; /* stopped ports, freed by doca_flow_destroy */
 	uint64_t start_seq;
+	uint64_t gen; /* DOCA Flow sessions: incremented by each doca_flow_init */
 };
 
 extern struct flow_global flow_g;
 
 /* Validation helpers: each logs one line naming the call on failure. */
 bool flow_inited(const char *who);
-bool flow_port_valid(const struct doca_flow_port *port, const char *who);
+/* SUCCESS for a started port; BAD_STATE for a stopped one; INVALID_VALUE for NULL or a
+ * pointer that is no DOCA Flow port. */
+doca_error_t flow_port_check(const struct doca_flow_port *port, const char *who);
 bool flow_pipe_valid(const struct doca_flow_pipe *pipe, const char *who);
+/* A live external resource (not NULL, not destroyed). Call it under flow_g.lock where
+ * the resource could be destroyed meanwhile. */
+bool flow_extres_valid(const struct doca_flow_external_resource *r, const char *who);
+/* A shared counter id within the port's pool (INVALID_VALUE otherwise). */
+doca_error_t flow_shared_id_check(const struct doca_flow_port *port, uint32_t id, const char *who);
 
 /* Templates (flow_match.c). */
 doca_error_t flow_match_basic(const struct doca_flow_match *match, const struct doca_flow_match *mask,

@@ -139,10 +139,10 @@ static uint32_t field_groups(const struct doca_flow_match *sel, struct ftable g[
 static uint64_t uncovered[2][4][MATCH_WORDS];
 static pthread_once_t uncovered_once = PTHREAD_ONCE_INIT;
 
-static uint32_t group_key(const struct ftable *g, uint32_t ng, uint32_t *v6)
+/* g: the three groups field_groups set (common, L3, L4). */
+static uint32_t group_key(const struct ftable *g, uint32_t *v6)
 {
 	*v6 = g[1].f == f_ip6;
-	(void)ng;
 	return g[2].f == f_tcp ? 1 : g[2].f == f_udp ? 2 : g[2].f == f_icmp ? 3 : 0;
 }
 
@@ -175,11 +175,10 @@ static void uncovered_init(void)
 }
 
 /* NOT_SUPPORTED when m has a non-zero byte outside the fields of g and the selectors. */
-static doca_error_t check_covered(const struct doca_flow_match *m, const struct ftable *g, uint32_t ng,
-				  const char *who)
+static doca_error_t check_covered(const struct doca_flow_match *m, const struct ftable *g, const char *who)
 {
 	pthread_once(&uncovered_once, uncovered_init);
-	uint32_t v6, l4 = group_key(g, ng, &v6);
+	uint32_t v6, l4 = group_key(g, &v6);
 	const uint64_t *unc = uncovered[v6][l4];
 	uint8_t buf[MATCH_WORDS * 8] = {0};
 	memcpy(buf, m, sizeof(*m));
@@ -269,9 +268,9 @@ doca_error_t flow_match_basic(const struct doca_flow_match *match, const struct 
 	uint32_t ng = field_groups(mask ? mask : m, g);
 	if (mask && m->outer.l3_type)
 		ng = field_groups(m, g);
-	doca_error_t err = check_covered(m, g, ng, who);
+	doca_error_t err = check_covered(m, g, who);
 	if (err == DOCA_SUCCESS && mask)
-		err = check_covered(mask, g, ng, who);
+		err = check_covered(mask, g, who);
 	if (err != DOCA_SUCCESS)
 		return err;
 	for (uint32_t i = 0; i < ng; i++) {
@@ -310,7 +309,7 @@ doca_error_t flow_match_hash(const struct doca_flow_match *mask, struct nic_pipe
 		return DOCA_SUCCESS;
 	struct ftable g[4];
 	uint32_t ng = field_groups(mask, g);
-	doca_error_t err = check_covered(mask, g, ng, who);
+	doca_error_t err = check_covered(mask, g, who);
 	if (err != DOCA_SUCCESS)
 		return err;
 	for (uint32_t i = 0; i < ng; i++) {
@@ -334,7 +333,7 @@ doca_error_t flow_match_value(const struct doca_flow_match *match, struct nic_ke
 		return DOCA_SUCCESS;
 	struct ftable g[4];
 	uint32_t ng = field_groups(match, g);
-	doca_error_t err = check_covered(match, g, ng, who);
+	doca_error_t err = check_covered(match, g, who);
 	if (err != DOCA_SUCCESS)
 		return err;
 	for (uint32_t i = 0; i < ng; i++)
@@ -358,9 +357,9 @@ doca_error_t flow_match_control(const struct doca_flow_match *match, const struc
 	memset(msk, 0, sizeof(*msk));
 	struct ftable g[4];
 	uint32_t ng = field_groups(m->outer.l3_type || !mask ? m : mask, g);
-	doca_error_t err = check_covered(m, g, ng, who);
+	doca_error_t err = check_covered(m, g, who);
 	if (err == DOCA_SUCCESS && mask)
-		err = check_covered(mask, g, ng, who);
+		err = check_covered(mask, g, who);
 	if (err != DOCA_SUCCESS)
 		return err;
 	for (uint32_t i = 0; i < ng; i++) {

@@ -17,13 +17,16 @@ doca_error_t doca_flow_pipe_cfg_create(struct doca_flow_pipe_cfg **cfg, struct d
 	CHECK_CFG(cfg);
 	if (!flow_inited(__func__))
 		return DOCA_ERROR_BAD_STATE;
-	if (!flow_port_valid(port, __func__))
-		return DOCA_ERROR_INVALID_VALUE;
+	/* As doca_flow_pipe_create: NULL or not a port INVALID_VALUE, stopped BAD_STATE. */
+	doca_error_t err = flow_port_check(port, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
 	struct doca_flow_pipe_cfg *c = calloc(1, sizeof(*c));
 	if (c == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	c->port = port;
 	c->nr_entries = FLOW_DEFAULT_NR_ENTRIES;
+	c->gen = flow_g.gen;
 	*cfg = c;
 	return DOCA_SUCCESS;
 }
@@ -31,6 +34,15 @@ doca_error_t doca_flow_pipe_cfg_create(struct doca_flow_pipe_cfg **cfg, struct d
 doca_error_t doca_flow_pipe_cfg_destroy(struct doca_flow_pipe_cfg *cfg)
 {
 	CHECK_CFG(cfg);
+	/* The resources it holds; gone already if their session ended. */
+	pthread_mutex_lock(&flow_g.lock);
+	if (flow_g.inited && cfg->gen == flow_g.gen) {
+		if (cfg->idxsel)
+			cfg->idxsel->cfg_held--;
+		if (cfg->mem)
+			cfg->mem->cfg_held--;
+	}
+	pthread_mutex_unlock(&flow_g.lock);
 	free(cfg);
 	return DOCA_SUCCESS;
 }
@@ -211,6 +223,24 @@ static bool fwd_is_fixed(const struct doca_flow_fwd *fwd)
 	}
 }
 
+/*
+ * A miss has no entry to supply a destination, so a changeable one (CHANGEABLE, PORT
+ * 0xffff, PIPE NULL) is INVALID_VALUE; any other fwd_miss is checked as flow_fwd_convert
+ * checks it (types the NIC lacks: NOT_SUPPORTED).
+ */
+static doca_error_t fwd_miss_check(const struct doca_flow_fwd *fwd_miss, const char *name, const char *who)
+{
+	if (fwd_miss == NULL || fwd_miss->type == DOCA_FLOW_FWD_NONE || fwd_is_fixed(fwd_miss))
+		return DOCA_SUCCESS;
+	if (fwd_miss->type == DOCA_FLOW_FWD_CHANGEABLE || fwd_miss->type == DOCA_FLOW_FWD_PORT ||
+	    fwd_miss->type == DOCA_FLOW_FWD_PIPE) {
+		CORE_LOG_ERR("%s: pipe '%s': fwd_miss must name its destination", who, name);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	struct nic_fwd unused;
+	return flow_fwd_convert(fwd_miss, &unused, who);
+}
+
 /* ------------------------------------------------------------------ create */
 
 static doca_error_t pipe_monitor(struct doca_flow_pipe *p, const struct doca_flow_pipe_cfg *cfg, const char *who)
@@ -226,9 +256,9 @@ static doca_error_t pipe_monitor(struct doca_flow_pipe *p, const struct doca_flo
 		if (m->shared_counter.shared_counter_id == UINT32_MAX) {
 			p->counter_shared_per_entry = true;
 		} else {
-			CHECK(m->shared_counter.shared_counter_id < cfg->port->nr_shared_counters,
-			      DOCA_ERROR_INVALID_VALUE, "%s: pipe '%s': shared counter id %u out of range (%u)", who,
-			      cfg->name, m->shared_counter.shared_counter_id, cfg->port->nr_shared_counters);
+			doca_error_t err = flow_shared_id_check(cfg->port, m->shared_counter.shared_counter_id, who);
+			if (err != DOCA_SUCCESS)
+				return err;
 			p->counter_shared_fixed = true;
 			p->shared_counter_id = m->shared_counter.shared_counter_id;
 		}
@@ -244,8 +274,11 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 	CHECK(pipe != NULL, DOCA_ERROR_INVALID_VALUE, "%s: pipe is NULL", who);
 	if (!flow_inited(who))
 		return DOCA_ERROR_BAD_STATE;
-	if (!flow_port_valid(cfg->port, who))
-		return DOCA_ERROR_BAD_STATE;
+	CHECK(cfg->gen == flow_g.gen, DOCA_ERROR_BAD_STATE,
+	      "%s: pipe '%s': the cfg was created before doca_flow_destroy; its port is gone", who, cfg->name);
+	doca_error_t err = flow_port_check(cfg->port, who);
+	if (err != DOCA_SUCCESS)
+		return err;
 	if (cfg->type != DOCA_FLOW_PIPE_BASIC && cfg->type != DOCA_FLOW_PIPE_CONTROL && cfg->type != DOCA_FLOW_PIPE_HASH) {
 		CORE_LOG_ERR("%s: pipe '%s': type %u (LPM, CT, ACL, ORDERED_LIST) is not supported", who, cfg->name,
 			     (unsigned)cfg->type);
@@ -255,10 +288,9 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 	      cfg->name);
 	CHECK(cfg->type == DOCA_FLOW_PIPE_HASH || cfg->hash_alg == 0, DOCA_ERROR_INVALID_VALUE,
 	      "%s: pipe '%s': a map algorithm is set on a non-hash pipe", who, cfg->name);
-	if (fwd_miss && fwd_miss->type != DOCA_FLOW_FWD_NONE && !fwd_is_fixed(fwd_miss)) {
-		CORE_LOG_ERR("%s: pipe '%s': fwd_miss must name its destination", who, cfg->name);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	doca_error_t miss_err = fwd_miss_check(fwd_miss, cfg->name, who);
+	if (miss_err != DOCA_SUCCESS)
+		return miss_err;
 
 	struct doca_flow_pipe *p = calloc(1, sizeof(*p));
 	if (p == NULL)
@@ -276,7 +308,7 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 	p->mem = cfg->mem;
 
 	struct nic_pipe_attr *attr = calloc(1, sizeof(*attr));
-	doca_error_t err = attr ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
+	err = attr ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
 	for (uint32_t i = 0; err == DOCA_SUCCESS && i < cfg->nr_actions; i++)
 		err = flow_actions_template(cfg->actions_null[i] ? NULL : &cfg->actions[i],
 					    cfg->has_actions_mask[i] ? &cfg->actions_mask[i] : NULL, &p->act[i], who);
@@ -325,8 +357,8 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 		err = flow_entry_pool_create(p);
 
 	pthread_mutex_lock(&flow_g.lock);
-	if (err == DOCA_SUCCESS && !flow_port_valid(cfg->port, who))
-		err = DOCA_ERROR_BAD_STATE;
+	if (err == DOCA_SUCCESS)
+		err = flow_port_check(cfg->port, who); /* stopped meanwhile */
 	if (err == DOCA_SUCCESS)
 		err = nic_pipe_create(attr, &p->nic);
 	if (err == DOCA_SUCCESS) {
@@ -384,12 +416,11 @@ doca_error_t doca_flow_pipe_update_miss(struct doca_flow_pipe *pipe, const struc
 {
 	if (!flow_pipe_valid(pipe, __func__))
 		return DOCA_ERROR_INVALID_VALUE;
-	if (fwd_miss && fwd_miss->type != DOCA_FLOW_FWD_NONE && !fwd_is_fixed(fwd_miss)) {
-		CORE_LOG_ERR("%s: pipe '%s': fwd_miss must name its destination", __func__, pipe->name);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	doca_error_t err = fwd_miss_check(fwd_miss, pipe->name, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
 	struct nic_fwd f;
-	doca_error_t err = flow_fwd_convert(fwd_miss, &f, __func__);
+	err = flow_fwd_convert(fwd_miss, &f, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
 	return nic_pipe_set_fwd_miss(pipe->nic, &f);

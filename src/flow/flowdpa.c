@@ -28,13 +28,18 @@ static doca_error_t check_port(uint16_t port_id, const char *who)
 	return DOCA_SUCCESS;
 }
 
+static bool frame_usable(const void *frame, uint32_t len)
+{
+	return frame != NULL && len >= 14 && len <= NIC_MAX_FRAME;
+}
+
 static bool frame_ok(const void *frame, uint32_t len, const char *who)
 {
 	if (frame == NULL) {
 		CORE_LOG_ERR("%s: frame is NULL", who);
 		return false;
 	}
-	if (len < 14 || len > NIC_MAX_FRAME) {
+	if (!frame_usable(frame, len)) {
 		CORE_LOG_ERR("%s: frame of %u bytes is unparseable (an Ethernet frame has 14..%u bytes)", who, len,
 			     NIC_MAX_FRAME);
 		return false;
@@ -68,16 +73,16 @@ doca_error_t flowdpa_port_inject_burst(uint16_t port_id, const void *const *fram
 		CORE_LOG_ERR("%s: frames or lens is NULL", __func__);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	uint32_t done = 0;
-	bool bad = false;
+	uint32_t done = 0, bad = 0, first_bad = 0;
 	struct nic_buf bufs[NIC_BURST_MAX];
 	for (uint32_t i = 0; i < n;) {
 		uint32_t k = 0;
 		for (; k < NIC_BURST_MAX && i < n; i++, k++) {
 			bufs[k].data = inject_buf[k];
 			bufs[k].len = 0;
-			if (!frame_ok(frames[i], lens[i], __func__)) {
-				bad = true;
+			if (!frame_usable(frames[i], lens[i])) {
+				if (bad++ == 0)
+					first_bad = i;
 				continue; /* len 0: counted as an rx error by the NIC */
 			}
 			memcpy(inject_buf[k], frames[i], lens[i]);
@@ -87,7 +92,12 @@ doca_error_t flowdpa_port_inject_burst(uint16_t port_id, const void *const *fram
 	}
 	if (nb_accepted)
 		*nb_accepted = done;
-	return bad ? DOCA_ERROR_INVALID_VALUE : DOCA_SUCCESS;
+	/* One line per call, however many frames were bad. */
+	CHECK(bad == 0, DOCA_ERROR_INVALID_VALUE,
+	      "%s: %u of %u frames unparseable (NULL, or not 14..%u bytes; the first is frame %u), counted as rx "
+	      "errors",
+	      __func__, bad, n, NIC_MAX_FRAME, first_bad);
+	return DOCA_SUCCESS;
 }
 
 static doca_error_t pop(uint16_t port_id, enum nic_capture_queue q, void *buf, uint32_t cap, uint32_t *len,

@@ -368,7 +368,6 @@ void nic_port_account(uint16_t port_id, const struct nic_port_delta *d);
 void nic_port_account_tx(uint32_t port_id, uint64_t pkts, uint64_t bytes);
 /* TX pcap sink of a port (traffic.c opens it, port.c writes it under the port lock). */
 void nic_port_set_dumper(uint16_t port_id, void *dumper);
-void *nic_port_take_dumper(uint16_t port_id);
 
 /* Traffic (traffic.c): the port's root pipe appeared, and port teardown. */
 void nic_traffic_root_set(uint16_t port_id);

@@ -128,8 +128,10 @@ doca_error_t nic_port_stop(uint16_t id)
 	doca_error_t rc = DOCA_SUCCESS;
 
 	if (c->dumper) {
-		/* A full disk shows here; the capture would silently lack its tail otherwise. */
-		if (pcap_dump_flush(c->dumper) != 0) {
+		/* The one place the TX capture is completed. A full disk shows here (a failed
+		 * write during traffic leaves the stream's error flag set); the capture would
+		 * silently lack its tail otherwise. */
+		if (pcap_dump_flush(c->dumper) != 0 || ferror(pcap_dump_file(c->dumper))) {
 			CORE_LOG_ERR("port %u: writing the FLOWDPA_PORT%u_TX capture failed: the file is incomplete", id,
 				     id);
 			rc = DOCA_ERROR_IO_FAILED;
@@ -290,16 +292,6 @@ void nic_port_set_dumper(uint16_t id, void *dumper)
 	ports[id].dumper = dumper;
 	update_capture_on(id);
 	pthread_mutex_unlock(&ports[id].lock);
-}
-
-void *nic_port_take_dumper(uint16_t id)
-{
-	pthread_mutex_lock(&ports[id].lock);
-	void *d = ports[id].dumper;
-	ports[id].dumper = NULL;
-	update_capture_on(id);
-	pthread_mutex_unlock(&ports[id].lock);
-	return d;
 }
 
 void nic_shutdown(void)

@@ -446,9 +446,8 @@ void nic_traffic_detach(uint16_t port)
 	s->attached = false;
 	pthread_mutex_unlock(&lock);
 	source_free(s);
-	pcap_dumper_t *d = nic_port_take_dumper(port);
-	if (d)
-		pcap_dump_close(d);
+	/* The TX dumper stays with the port: nic_port_stop flushes, checks and closes it
+	 * once no datapath thread can write to it any more. */
 	if (s->sink_dead) {
 		pcap_close(s->sink_dead);
 		s->sink_dead = NULL;

@@ -437,6 +437,49 @@ static void test_bad_source(void **state)
 	doca_flow_destroy();
 }
 
+/*
+ * A TX capture that cannot be written (FLOWDPA_PORT1_TX on a full disk: /dev/full) is
+ * reported when the port stops: IO_FAILED from doca_flow_port_stop, which stops the port
+ * all the same. The error used to be lost (the dumper was closed unchecked).
+ */
+static void test_tx_write_error(void **state)
+{
+	(void)state;
+	setenv("FLOWDPA_PORT1_TX", "pcap:/dev/full", 1);
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	assert_int_equal(init_doca_flow(1, "vnf,hws"), DOCA_SUCCESS);
+	assert_int_equal(init_doca_flow_ports(2, ports), DOCA_SUCCESS);
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *root;
+	struct doca_flow_fwd to1 = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct entries_status st = {0};
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	set_flow_pipe_cfg(cfg, "all_to_1", DOCA_FLOW_PIPE_BASIC, true);
+	assert_int_equal(doca_flow_pipe_create(cfg, &to1, NULL, &root), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, root, NULL, 0, NULL, NULL, NULL, 0, &st, NULL),
+			 DOCA_SUCCESS);
+	assert_int_equal(flow_process_entries(ports[0], &st, 1), DOCA_SUCCESS);
+	for (int i = 0; i < 200; i++)
+		assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 4), DOCA_SUCCESS);
+	struct flowdpa_port_stats ps;
+	assert_int_equal(flowdpa_port_stats_get(1, &ps), DOCA_SUCCESS);
+	assert_int_equal(ps.tx_pkts, 200);
+	assert_int_equal(doca_flow_port_stop(ports[1]), DOCA_ERROR_IO_FAILED);
+	/* Stopped nonetheless. */
+	assert_int_equal(ft_inject_udp4(1, 1, 2, 3, 4), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(doca_flow_port_stop(ports[1]), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(doca_flow_port_stop(ports[0]), DOCA_SUCCESS);
+	doca_flow_destroy();
+	unsetenv("FLOWDPA_PORT1_TX");
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	/* Nothing was left behind: the ids start again. */
+	assert_int_equal(init_doca_flow(1, "vnf,hws"), DOCA_SUCCESS);
+	assert_int_equal(init_doca_flow_ports(2, ports), DOCA_SUCCESS);
+	stop_doca_flow_ports(2, ports);
+	doca_flow_destroy();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -456,6 +499,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_representor_source_starts_with_manager),
 		cmocka_unit_test(test_non_ethernet_capture_refused),
 		cmocka_unit_test(test_truncated_capture_refused),
+		cmocka_unit_test(test_tx_write_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

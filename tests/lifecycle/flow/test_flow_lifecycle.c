@@ -2,8 +2,10 @@
  * test_flow_lifecycle.c - object lifecycles of doca_flow on the software NIC: removal
  * of a still-queued add, pipe destroy with queued operations (no late callbacks),
  * flush and stop with live pipes, doca_flow_destroy with ports still started, repeated
- * init/destroy cycles, external resources held by an export, HASH pipes (whose entries
- * live in a per-pipe pool) destroyed with entries live and queued.
+ * init/destroy cycles, external resources held by an export or a pipe cfg, HASH pipes
+ * (whose entries live in a per-pipe pool) destroyed with entries live and queued, entry
+ * callbacks that destroy pipes, shared-counter references from queueing to the end,
+ * switch ports left to doca_flow_destroy, stale handles of stopped ports.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include <doca_flow_external_resource.h>
 #include <flow/flow_provider.h>
 
 #include "flow_test_common.h"
@@ -305,6 +308,341 @@ static void test_resource_export_hold(void **state)
 	assert_null(flow_pipe_nic(NULL));
 }
 
+/* ------------------------------------------------------------------ callbacks that destroy pipes */
+
+/* Counts completions; the one of (cb_trigger, cb_trigger_op) destroys cb_victim. */
+static struct {
+	struct doca_flow_pipe *victim;
+	void *trigger;
+	enum doca_flow_entry_op trigger_op;
+	int calls, errors, victim_calls;
+	void *victim_ctx;
+} cbs;
+
+static void tally_cb(struct doca_flow_pipe_entry *entry, uint16_t q, enum doca_flow_entry_status st,
+		     enum doca_flow_entry_op op, void *ctx)
+{
+	(void)entry, (void)q;
+	cbs.calls++;
+	cbs.errors += st != DOCA_FLOW_ENTRY_STATUS_SUCCESS;
+	cbs.victim_calls += ctx != NULL && ctx == cbs.victim_ctx;
+	if (ctx != NULL && ctx == cbs.trigger && op == cbs.trigger_op && cbs.victim) {
+		doca_flow_pipe_destroy(cbs.victim);
+		cbs.victim = NULL;
+	}
+}
+
+static int setup_tally(void **state)
+{
+	(void)state;
+	memset(&cbs, 0, sizeof(cbs));
+	if (init_doca_flow_cb(1, "vnf,hws", tally_cb) != DOCA_SUCCESS)
+		return -1;
+	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+}
+
+static void add_ctx(struct doca_flow_pipe *p, uint16_t dport, void *ctx)
+{
+	struct doca_flow_match m;
+	memset(&m, 0, sizeof(m));
+	m.outer.transport.dst_port = DOCA_HTOBE16(dport);
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, p, &m, 0, NULL, NULL, NULL, 0, ctx, NULL), DOCA_SUCCESS);
+}
+
+/*
+ * The callback of one operation destroys another pipe whose add is queued behind it in
+ * the same doca_flow_entries_process call: that add is dropped with its pipe (it used to
+ * be in a batch already taken off the queue, and then ran on a freed entry).
+ */
+static void test_callback_destroys_queued_pipe(void **state)
+{
+	(void)state;
+	static char a1, b2, a3;
+	struct doca_flow_pipe *a = dport_pipe(true);
+	struct doca_flow_pipe *b = dport_pipe(false);
+	add_ctx(a, 1, &a1);
+	add_ctx(b, 2, &b2);
+	add_ctx(a, 3, &a3);
+	cbs.victim = b;
+	cbs.victim_ctx = &b2;
+	cbs.trigger = &a1;
+	cbs.trigger_op = DOCA_FLOW_ENTRY_OP_ADD;
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_null(cbs.victim);
+	assert_int_equal(cbs.calls, 2);
+	assert_int_equal(cbs.victim_calls, 0);
+	assert_int_equal(cbs.errors, 0);
+	assert_null(flow_pipe_nic(b));
+	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 3), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_count(1), 1);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(cbs.calls, 2);
+}
+
+static struct doca_flow_pipe *hash_pipe(uint32_t nr_entries);
+static struct doca_flow_pipe_entry *hash_add(struct doca_flow_pipe *p, uint32_t index, uint32_t counter_id);
+
+/*
+ * The DEL callback of an entry destroys the entry's own pipe (a CONTROL pipe's heap entry,
+ * a HASH pipe's pool slot): the pipe's end releases the entry and its shared-counter
+ * reference, once; the DEL does not touch the entry again.
+ */
+static void test_del_callback_destroys_own_pipe(void **state)
+{
+	(void)state;
+	uint32_t id;
+	assert_int_equal(doca_flow_port_shared_resource_get(ports[0], DOCA_FLOW_SHARED_RESOURCE_COUNTER, &id),
+			 DOCA_SUCCESS);
+	for (int hash = 0; hash < 2; hash++) {
+		static char ctx;
+		struct doca_flow_pipe *p;
+		struct doca_flow_pipe_entry *e = NULL;
+		struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_SHARED};
+		mon.shared_counter.shared_counter_id = id;
+		if (hash) {
+			p = hash_pipe(8);
+			assert_int_equal(doca_flow_pipe_hash_add_entry(0, p, 4, 0, NULL, &mon, NULL, 0, &ctx, &e),
+					 DOCA_SUCCESS);
+		} else {
+			struct doca_flow_match m;
+			struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+			struct doca_flow_pipe_cfg *cfg;
+			memset(&m, 0, sizeof(m));
+			m.outer.transport.dst_port = 0xffff;
+			assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+			set_flow_pipe_cfg(cfg, "ctl", DOCA_FLOW_PIPE_CONTROL, true);
+			assert_int_equal(doca_flow_pipe_create(cfg, NULL, NULL, &p), DOCA_SUCCESS);
+			doca_flow_pipe_cfg_destroy(cfg);
+			assert_int_equal(doca_flow_pipe_control_add_entry(0, p, &m, NULL, NULL, NULL, NULL, NULL, &mon, 0,
+									  &fwd, &ctx, &e),
+					 DOCA_SUCCESS);
+		}
+		assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+		assert_int_equal(doca_flow_pipe_remove_entry(0, 0, e), DOCA_SUCCESS);
+		cbs.victim = p;
+		cbs.trigger = &ctx;
+		cbs.trigger_op = DOCA_FLOW_ENTRY_OP_DEL;
+		assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+		assert_null(cbs.victim);
+		assert_null(flow_pipe_nic(p));
+		assert_int_equal(cbs.calls, 2 * (hash + 1));
+		assert_int_equal(cbs.errors, 0);
+	}
+	/* Each entry gave its reference back exactly once. */
+	assert_int_equal(doca_flow_port_shared_resource_put(ports[0], DOCA_FLOW_SHARED_RESOURCE_COUNTER, id),
+			 DOCA_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ shared-counter references */
+
+/*
+ * An entry references its shared counter from the call that queues its add: a put
+ * before the add ran is IN_USE (it used to free the id under the add, whose execution
+ * then counted into, and later released, an id handed out again). The reference goes
+ * with an ERROR completion, a DEL, and an add refused after the counter was resolved.
+ */
+static void test_shared_ref_from_queueing(void **state)
+{
+	(void)state;
+	const enum doca_flow_shared_resource_type cnt = DOCA_FLOW_SHARED_RESOURCE_COUNTER;
+	uint32_t id, id2;
+	assert_int_equal(doca_flow_port_shared_resource_get(ports[0], cnt, &id), DOCA_SUCCESS);
+	struct doca_flow_pipe *p = hash_pipe(8);
+	struct doca_flow_pipe_entry *e = hash_add(p, 2, id); /* queued */
+	assert_int_equal(doca_flow_port_shared_resource_put(ports[0], cnt, id), DOCA_ERROR_IN_USE);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(cbs.calls, 1);
+	assert_int_equal(cbs.errors, 0);
+	assert_int_equal(doca_flow_port_shared_resource_put(ports[0], cnt, id), DOCA_ERROR_IN_USE);
+	/* An add at an occupied index completes with ERROR and holds nothing afterwards. */
+	struct doca_flow_pipe_entry *dup = hash_add(p, 2, id);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(cbs.errors, 1);
+	assert_int_equal(doca_flow_pipe_entry_get_status(dup), DOCA_FLOW_ENTRY_STATUS_ERROR);
+	assert_int_equal(doca_flow_pipe_remove_entry(0, 0, e), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_remove_entry(0, 0, dup), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(cbs.calls, 4);
+	assert_int_equal(doca_flow_port_shared_resource_put(ports[0], cnt, id), DOCA_SUCCESS);
+	/* The id is free again: the next get hands it out, and nobody holds it. */
+	assert_int_equal(doca_flow_port_shared_resource_get(ports[0], cnt, &id2), DOCA_SUCCESS);
+	assert_int_equal(id2, id);
+
+	/* A control add refused after its counter was resolved (unsupported match field). */
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *ctl;
+	struct doca_flow_match m;
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_SHARED};
+	mon.shared_counter.shared_counter_id = id2;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	set_flow_pipe_cfg(cfg, "ctl", DOCA_FLOW_PIPE_CONTROL, false);
+	assert_int_equal(doca_flow_pipe_create(cfg, NULL, NULL, &ctl), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	memset(&m, 0, sizeof(m));
+	m.tun.type = DOCA_FLOW_TUN_VXLAN;
+	assert_int_equal(doca_flow_pipe_control_add_entry(0, ctl, &m, NULL, NULL, NULL, NULL, NULL, &mon, 0, &fwd,
+							  NULL, NULL),
+			 DOCA_ERROR_NOT_SUPPORTED);
+	assert_int_equal(doca_flow_port_shared_resource_put(ports[0], cnt, id2), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(cbs.calls, 4);
+}
+
+/* ------------------------------------------------------------------ ports */
+
+static struct doca_flow_port *start_port(uint16_t id, bool rep)
+{
+	struct doca_flow_port_cfg *pc;
+	struct doca_flow_port *p = NULL;
+	assert_int_equal(doca_flow_port_cfg_create(&pc), DOCA_SUCCESS);
+	doca_flow_port_cfg_set_port_id(pc, id);
+	if (rep)
+		doca_flow_port_cfg_set_dev_rep(pc, NULL);
+	else
+		doca_flow_port_cfg_set_dev(pc, NULL);
+	assert_int_equal(doca_flow_port_start(pc, &p), DOCA_SUCCESS);
+	doca_flow_port_cfg_destroy(pc);
+	return p;
+}
+
+/*
+ * doca_flow_destroy stops the ports left started in reverse start order, so a switch
+ * manager whose id is above its representors' is stopped after them (it used to be
+ * refused with IN_USE and leaked: the next session could not start its id).
+ */
+static void test_destroy_switch_ports_in_start_order(void **state)
+{
+	(void)state;
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(init_doca_flow_cb(1, "switch,hws", record_cb), DOCA_SUCCESS);
+		struct doca_flow_port *mgr = start_port(3, false);
+		struct doca_flow_port *r0 = start_port(0, true);
+		struct doca_flow_port *r1 = start_port(1, true);
+		assert_ptr_equal(doca_flow_port_switch_get(r0), mgr);
+		assert_ptr_equal(doca_flow_port_switch_get(r1), mgr);
+		doca_flow_destroy();
+		assert_int_equal(ft_inject_udp4(3, 1, 2, 3, 4), DOCA_ERROR_BAD_STATE);
+	}
+}
+
+/*
+ * A stopped port's handle stays refused, not freed, until doca_flow_destroy: a second
+ * stop and every call naming it return BAD_STATE; a pointer that is no port is
+ * INVALID_VALUE. pipe_cfg_create agrees with pipe_create.
+ */
+static void test_stopped_port_handle(void **state)
+{
+	(void)state;
+	struct doca_flow_port *p1 = ports[1];
+	struct doca_flow_pipe_cfg *pc, *pc2 = NULL;
+	struct doca_flow_pipe *np = NULL;
+	struct doca_flow_external_resource_cfg *xc = NULL;
+	struct doca_flow_fwd drop = {.type = DOCA_FLOW_FWD_DROP};
+	uint32_t id = 77;
+	/* Operations left queued go with the port's pipes (the ASan build checks that no
+	 * ADD or UPD record leaks). */
+	struct doca_flow_match m;
+	struct doca_flow_fwd to0 = {.type = DOCA_FLOW_FWD_PORT, .port_id = 0};
+	struct doca_flow_pipe *qp;
+	struct doca_flow_pipe_entry *qe;
+	memset(&m, 0, sizeof(m));
+	m.outer.transport.dst_port = 0xffff;
+	assert_int_equal(doca_flow_pipe_cfg_create(&pc, p1), DOCA_SUCCESS);
+	set_flow_pipe_cfg(pc, "queued", DOCA_FLOW_PIPE_BASIC, true);
+	doca_flow_pipe_cfg_set_match(pc, &m, NULL);
+	assert_int_equal(doca_flow_pipe_create(pc, &to0, NULL, &qp), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(pc);
+	m.outer.transport.dst_port = DOCA_HTOBE16(7);
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, qp, &m, 0, NULL, NULL, NULL, 0, NULL, &qe), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_entries_process(p1, 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_basic_update_entry(0, qp, 0, NULL, NULL, NULL, 0, qe), DOCA_SUCCESS);
+	m.outer.transport.dst_port = DOCA_HTOBE16(8);
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, qp, &m, 0, NULL, NULL, NULL, 0, NULL, NULL), DOCA_SUCCESS);
+	assert_int_equal(nops, 1);
+
+	assert_int_equal(doca_flow_pipe_cfg_create(&pc, p1), DOCA_SUCCESS);
+	set_flow_pipe_cfg(pc, "late", DOCA_FLOW_PIPE_BASIC, false);
+	assert_int_equal(doca_flow_port_stop(p1), DOCA_SUCCESS);
+	assert_int_equal(nops, 1); /* no late callbacks */
+	ports[1] = NULL;
+	assert_int_equal(doca_flow_port_stop(p1), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(doca_flow_pipe_cfg_create(&pc2, p1), DOCA_ERROR_BAD_STATE);
+	assert_null(pc2);
+	assert_int_equal(doca_flow_pipe_create(pc, &drop, NULL, &np), DOCA_ERROR_BAD_STATE);
+	assert_null(np);
+	assert_int_equal(doca_flow_pipe_cfg_destroy(pc), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_external_resource_cfg_create(&xc, p1), DOCA_ERROR_BAD_STATE);
+	assert_null(xc);
+	assert_int_equal(doca_flow_entries_process(p1, 0, DEFAULT_TIMEOUT_US, 0), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(doca_flow_port_shared_resource_get(p1, DOCA_FLOW_SHARED_RESOURCE_COUNTER, &id),
+			 DOCA_ERROR_BAD_STATE);
+	assert_int_equal(id, 77);
+	assert_int_equal(doca_flow_port_pair(ports[0], p1), DOCA_ERROR_BAD_STATE);
+	assert_null(doca_flow_port_priv_data(p1));
+	doca_flow_port_pipes_flush(p1);
+	/* Not a port at all. */
+	uint64_t junk[64];
+	memset(junk, 0, sizeof(junk));
+	struct doca_flow_port *bogus = (struct doca_flow_port *)(void *)junk;
+	assert_int_equal(doca_flow_port_stop(bogus), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_flow_pipe_cfg_create(&pc2, bogus), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_flow_entries_process(bogus, 0, DEFAULT_TIMEOUT_US, 0), DOCA_ERROR_INVALID_VALUE);
+	/* The id starts again as a new port; the old handle is still the stopped one. */
+	ports[1] = start_port(1, false);
+	assert_ptr_not_equal(ports[1], p1);
+	assert_int_equal(doca_flow_port_stop(p1), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(doca_flow_entries_process(ports[1], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ external resources */
+
+static struct doca_flow_external_resource *mem_resource(void)
+{
+	struct doca_flow_external_resource_cfg *cfg;
+	struct doca_flow_external_resource *r = NULL;
+	assert_int_equal(doca_flow_external_resource_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	doca_flow_external_resource_cfg_set_type(cfg, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY);
+	doca_flow_external_resource_cfg_set_nr_cells(cfg, 8);
+	assert_int_equal(doca_flow_external_resource_create(cfg, &r), DOCA_SUCCESS);
+	doca_flow_external_resource_cfg_destroy(cfg);
+	return r;
+}
+
+/*
+ * A resource set on a pipe cfg is held by it (API-PROVIDER.md: destroying a bound
+ * resource is BAD_STATE) until the cfg is destroyed; it used to be freed under the cfg,
+ * and doca_flow_pipe_create then bound freed memory.
+ */
+static void test_resource_held_by_pipe_cfg(void **state)
+{
+	(void)state;
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_external_resource *r = mem_resource();
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *p = NULL;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	set_flow_pipe_cfg(cfg, "h", DOCA_FLOW_PIPE_HASH, true);
+	doca_flow_pipe_cfg_set_nr_entries(cfg, 8);
+	assert_int_equal(doca_flow_pipe_cfg_set_external_resource(cfg, r), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_external_resource_destroy(r), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &p), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_destroy(cfg), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_external_resource_destroy(r), DOCA_ERROR_BAD_STATE); /* bound to p */
+	uint64_t v = 1;
+	assert_int_equal(doca_flow_external_resource_memory_get(r, 0, &v), DOCA_SUCCESS);
+	assert_int_equal(v, 0);
+	doca_flow_pipe_destroy(p);
+	assert_int_equal(doca_flow_external_resource_destroy(r), DOCA_SUCCESS);
+	/* A cfg destroyed without creating a pipe gives its resource back. */
+	r = mem_resource();
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	set_flow_pipe_cfg(cfg, "h2", DOCA_FLOW_PIPE_HASH, false);
+	assert_int_equal(doca_flow_pipe_cfg_set_external_resource(cfg, r), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_destroy(cfg), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_external_resource_destroy(r), DOCA_SUCCESS);
+}
+
 int main(void)
 {
 	ft_log_init();
@@ -316,6 +654,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hash_destroy_with_entries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_ref_with_update, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resource_export_hold, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_callback_destroys_queued_pipe, setup_tally, teardown),
+		cmocka_unit_test_setup_teardown(test_del_callback_destroys_own_pipe, setup_tally, teardown),
+		cmocka_unit_test_setup_teardown(test_shared_ref_from_queueing, setup_tally, teardown),
+		cmocka_unit_test(test_destroy_switch_ports_in_start_order),
+		cmocka_unit_test_setup_teardown(test_stopped_port_handle, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resource_held_by_pipe_cfg, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,23 @@
 static struct doca_flow_port *ports[2];
 static struct entries_status status;
 
+/* SDK log records naming log_watch (set by a test), counted as they are logged. */
+static char log_rec[2048];
+static const char *log_watch;
+static int log_watched;
+
+static void log_count(char *rec)
+{
+	if (log_watch && strstr(rec, log_watch))
+		log_watched++;
+}
+
+static void log_watch_start(const char *who)
+{
+	log_watch = who;
+	log_watched = 0;
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -132,6 +149,49 @@ static void test_global_cfg(void **state)
 	doca_flow_destroy();
 }
 
+static struct doca_flow_port *start_port(uint16_t id, bool rep)
+{
+	struct doca_flow_port_cfg *pc;
+	struct doca_flow_port *p = NULL;
+	assert_int_equal(doca_flow_port_cfg_create(&pc), DOCA_SUCCESS);
+	doca_flow_port_cfg_set_port_id(pc, id);
+	if (rep)
+		doca_flow_port_cfg_set_dev_rep(pc, NULL);
+	else
+		doca_flow_port_cfg_set_dev(pc, NULL);
+	assert_int_equal(doca_flow_port_start(pc, &p), DOCA_SUCCESS);
+	doca_flow_port_cfg_destroy(pc);
+	return p;
+}
+
+/*
+ * Two switch managers: each representor belongs to the manager started last before it,
+ * and a manager is IN_USE only while its own representors are started (a representor
+ * of a later manager used to count too).
+ */
+static void test_two_switch_managers(void **state)
+{
+	(void)state;
+	assert_int_equal(init_doca_flow(1, "switch,hws"), DOCA_SUCCESS);
+	struct doca_flow_port *m0 = start_port(0, false);
+	struct doca_flow_port *r1 = start_port(1, true);
+	struct doca_flow_port *m3 = start_port(3, false);
+	struct doca_flow_port *r4 = start_port(4, true);
+	assert_ptr_equal(doca_flow_port_switch_get(r1), m0);
+	assert_ptr_equal(doca_flow_port_switch_get(r4), m3);
+	assert_ptr_equal(doca_flow_port_switch_get(m3), m3);
+	assert_ptr_equal(doca_flow_port_switch_get(NULL), m0);
+	assert_int_equal(doca_flow_port_stop(m0), DOCA_ERROR_IN_USE);
+	assert_int_equal(doca_flow_port_stop(r1), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_port_stop(m0), DOCA_SUCCESS);
+	assert_ptr_equal(doca_flow_port_switch_get(NULL), m3);
+	assert_int_equal(doca_flow_port_stop(m3), DOCA_ERROR_IN_USE);
+	assert_int_equal(ft_inject_udp4(4, 1, 2, 3, 4), DOCA_SUCCESS); /* r4 still works */
+	assert_int_equal(doca_flow_port_stop(r4), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_port_stop(m3), DOCA_SUCCESS);
+	doca_flow_destroy();
+}
+
 static void test_ports(void **state)
 {
 	(void)state;
@@ -168,6 +228,11 @@ static void test_ports(void **state)
 	assert_int_equal(doca_flow_port_pair(p, ports[0]), DOCA_SUCCESS);
 	assert_null(doca_flow_port_switch_get(p)); /* VNF mode */
 	assert_int_equal(doca_flow_port_stop(p), DOCA_SUCCESS);
+	/* The handle of a stopped port is refused, not read after free. */
+	log_watch_start("doca_flow_port_stop");
+	assert_int_equal(doca_flow_port_stop(p), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(log_watched, 1);
+	log_watch = NULL;
 	assert_int_equal(doca_flow_port_stop(NULL), DOCA_ERROR_INVALID_VALUE);
 	/* Port 2 is stopped: injection into it fails, ports 0/1 are intact. */
 	assert_int_equal(ft_inject_udp4(2, 1, 2, 3, 4), DOCA_ERROR_BAD_STATE);
@@ -554,8 +619,11 @@ static void test_inject_and_stubs(void **state)
 	uint32_t l1 = ft_udp4(f, 1, 2, 3, 4);
 	const void *frames[3] = {f, f, NULL};
 	uint32_t lens[3] = {l1, 5, l1}, ok = 99;
+	log_watch_start("flowdpa_port_inject_burst");
 	assert_int_equal(flowdpa_port_inject_burst(0, frames, lens, 3, &ok), DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(ok, 1);
+	assert_int_equal(log_watched, 1); /* one line per call, not per bad frame */
+	log_watch = NULL;
 	assert_int_equal(flowdpa_port_inject_burst(0, NULL, lens, 1, &ok), DOCA_ERROR_INVALID_VALUE);
 	struct flowdpa_port_stats st;
 	assert_int_equal(flowdpa_port_stats_get(0, &st), DOCA_SUCCESS);
@@ -634,9 +702,14 @@ static void test_inject_and_stubs(void **state)
 int main(void)
 {
 	ft_log_init();
+	struct doca_log_backend *lb;
+	if (doca_log_backend_create_with_buf_sdk(log_rec, sizeof(log_rec), log_count, &lb) != DOCA_SUCCESS ||
+	    doca_log_backend_set_sdk_level(lb, DOCA_LOG_LEVEL_WARNING) != DOCA_SUCCESS)
+		return 1;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_before_init),
 		cmocka_unit_test(test_global_cfg),
+		cmocka_unit_test(test_two_switch_managers),
 		cmocka_unit_test_setup_teardown(test_ports, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe_cfg_and_create, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_entries, setup, teardown),
