@@ -815,7 +815,7 @@ static void test_rewrite_udp_csum_zero(void **state)
 
 struct upd_sender {
 	_Atomic bool stop;
-	uint32_t sent;
+	_Atomic uint32_t sent; /* read by the updating thread to know when to stop */
 };
 
 static void *upd_send(void *arg)
