@@ -98,10 +98,12 @@ doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa);
 /*
  * Destroy a context in any state; stops it first (launches still waiting for their
  * event are cancelled, kernels blocked in a device wait are ended). TIME_OUT, with a log
- * line and the context left intact and started, when a kernel still runs its own code
- * after a bounded wait (2.5 s): destroy again once it has returned. IN_USE while a sync
- * event, a DPA thread, notification completion or EU affinity, an extended context or
- * the DPA provider still uses the context; the context is then left intact.
+ * line and the context left intact and started (launches still waiting for their event
+ * included: they run when it comes), when a kernel still runs its own code after a
+ * bounded wait (2.5 s): destroy again once it has returned. IN_USE while a sync event,
+ * a DPA thread, notification completion or EU affinity, an extended context or the DPA
+ * provider still uses the context, or an RPC runs on another thread; the context is
+ * then left intact.
  */
 DOCA_EXPERIMENTAL
 doca_error_t doca_dpa_destroy(struct doca_dpa *dpa);
@@ -112,8 +114,10 @@ doca_error_t doca_dpa_start(struct doca_dpa *dpa);
 
 /*
  * Stop a started context: BAD_STATE when not started, IN_USE while kernels are pending
- * or running or DPA thread objects or extended contexts exist, NOT_PERMITTED on an
- * extended context. Device memory is kept; the context may be started again.
+ * or running, an RPC runs on another thread, or DPA thread objects or extended contexts
+ * exist, NOT_PERMITTED on an extended context. Device memory is kept; the context may be
+ * started again. Launches and RPCs racing a stop are either counted (and the stop is
+ * IN_USE) or refused with BAD_STATE.
  */
 DOCA_EXPERIMENTAL
 doca_error_t doca_dpa_stop(struct doca_dpa *dpa);
@@ -211,7 +215,8 @@ doca_error_t doca_dpa_kernel_launch_update_add(struct doca_dpa *dpa, struct doca
 					       ...);
 
 /*
- * Run the RPC func once (rank 0 of 1) and wait for it; *retval gets its result.
+ * Run the RPC func once (rank 0 of 1) and wait for it; *retval gets its result. While
+ * it runs, doca_dpa_stop and doca_dpa_destroy on other threads return IN_USE.
  * SUCCESS whatever the function returned. BAD_STATE before start or after a fatal
  * error; INVALID_VALUE for NULL retval, an unknown func, a kernel passed as RPC or (via
  * the macro) a wrong number of arguments; DRIVER when the RPC faulted (see
@@ -275,7 +280,8 @@ doca_error_t doca_dpa_eu_affinity_get(struct doca_dpa_eu_affinity *affinity, uns
  * notification completion) after doca_dpa_thread_run, on a host thread of its own.
  * Order: create -> set_func_arg / set_local_storage / set_affinity (BAD_STATE once
  * started) -> start (BAD_STATE without func) -> notification completion -> run.
- * func is a kernel of the context's app taking one uint64_t (given arg) or nothing.
+ * func is a kernel of the context's app taking one uint64_t (given arg) or nothing
+ * (set_func_arg: INVALID_VALUE for more parameters or one wider than 8 bytes).
  * The thread holds the context (doca_dpa_destroy and _stop return IN_USE until the
  * thread is destroyed); it may be destroyed in any state. Stop and destroy wait up to
  * 2 s for a run in progress to end (a run ends early at its next device wait or yield)

@@ -66,7 +66,9 @@ doca_error_t doca_sync_event_add_publisher_location_remote_net(struct doca_sync_
 
 /*
  * Keep the value in user memory at addr (8-byte aligned, valid until destroy) instead
- * of inside the event. Before start; INVALID_VALUE for NULL or a misaligned address.
+ * of inside the event. Before start; INVALID_VALUE for NULL or a misaligned address;
+ * BAD_STATE (logged, event unchanged) while a kernel launch not yet complete names the
+ * event, or once it has a DPA handle (doca_sync_event_get_dpa_handle): set it first.
  */
 DOCA_EXPERIMENTAL
 doca_error_t doca_sync_event_set_addr(struct doca_sync_event *event, uint64_t *addr);

@@ -19,14 +19,6 @@ static atomic_uint dpa_next_id;
 /* How long destroy waits for kernels still running before returning TIME_OUT. */
 #define DPA_DESTROY_WAIT_MS 2000u
 
-#define CHECK_OUT(ptr)                                                              \
-	do {                                                                        \
-		if ((ptr) == NULL) {                                                \
-			CORE_LOG_ERR("%s: %s is NULL", __func__, #ptr);             \
-			return DOCA_ERROR_INVALID_VALUE;                            \
-		}                                                                   \
-	} while (0)
-
 doca_error_t dpa_check(const struct doca_dpa *dpa, const char *func)
 {
 	if (!dpa_valid(dpa)) {
@@ -87,7 +79,7 @@ doca_error_t doca_dpa_cap_is_supported(const struct doca_devinfo *devinfo)
 
 doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa)
 {
-	CHECK_OUT(dpa);
+	DPA_CHECK_NULL(dpa);
 	*dpa = NULL;
 	const struct core_dev_caps *caps = core_dev_caps(dev);
 
@@ -190,15 +182,25 @@ doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
 		return DOCA_ERROR_IN_USE;
 	}
 	if (dpa->state == DPA_STATE_STARTED) {
-		if (!dpa_exec_stop(dpa, DPA_DESTROY_WAIT_MS)) {
+		struct dpa_stop_counts c;
+		enum dpa_stop_result sr = dpa_exec_stop(dpa, DPA_DESTROY_WAIT_MS, &c);
+
+		if (sr == DPA_STOP_BUSY) {
+			/* An RPC runs device code on its caller's thread, in this heap. */
+			CORE_LOG_ERR("%s: DPA context %u has %u RPC(s) running on other threads; not destroyed, "
+				     "destroy it once they return",
+				     __func__, dpa->id, c.rpcs);
+			return DOCA_ERROR_IN_USE;
+		}
+		if (sr == DPA_STOP_TIMEOUT) {
 			/* Device code that never returns still runs on our threads, may touch the
 			 * heap and will signal its completion event: freeing anything now would be a
-			 * use after free. The context stays whole (and usable); destroy it again
-			 * once the kernel has returned. */
+			 * use after free. The context stays whole (and usable, queued launches
+			 * included); destroy it again once the kernel has returned. */
 			CORE_LOG_ERR("%s: DPA context %u: %u launch(es) still running after %u ms (a kernel loop "
-				     "that never calls the device API cannot be interrupted); not destroyed, try "
-				     "again once it returns",
-				     __func__, dpa->id, dpa_exec_inflight(dpa), DPA_DESTROY_WAIT_MS);
+				     "that never calls the device API cannot be interrupted); not destroyed (%u queued "
+				     "launch(es) kept), try again once it returns",
+				     __func__, dpa->id, c.running, DPA_DESTROY_WAIT_MS, c.inflight - c.running);
 			return DOCA_ERROR_TIME_OUT;
 		}
 	}
@@ -242,7 +244,9 @@ doca_error_t doca_dpa_start(struct doca_dpa *dpa)
 
 	if (r != DOCA_SUCCESS)
 		return r;
+	pthread_mutex_lock(&dpa->lock); /* launches and RPCs are admitted under it */
 	dpa->state = DPA_STATE_STARTED;
+	pthread_mutex_unlock(&dpa->lock);
 	CORE_LOG_TRC("DPA context %u started with app %s", dpa->id, dpa->app->app_name);
 	return DOCA_SUCCESS;
 }
@@ -266,7 +270,7 @@ doca_error_t doca_dpa_stop(struct doca_dpa *dpa)
 		CORE_LOG_ERR("%s: DPA context %u is not started", __func__, dpa->id);
 		return DOCA_ERROR_BAD_STATE;
 	}
-	unsigned int inflight = dpa_exec_inflight(dpa), threads = atomic_load(&dpa->thread_users);
+	unsigned int threads = atomic_load(&dpa->thread_users);
 
 	if (threads) {
 		CORE_LOG_ERR("%s: DPA context %u still has %u DPA thread object(s) (threads, notification "
@@ -274,16 +278,18 @@ doca_error_t doca_dpa_stop(struct doca_dpa *dpa)
 			     __func__, dpa->id, threads);
 		return DOCA_ERROR_IN_USE;
 	}
-	if (inflight) {
-		CORE_LOG_ERR("%s: DPA context %u has %u kernel launch(es) pending or running", __func__, dpa->id,
-			     inflight);
+	struct dpa_stop_counts c;
+
+	/* No wait: checking for launches and RPCs and committing the stop is one locked
+	 * section, so none is admitted between the check and the freeing of the records. */
+	if (dpa_exec_stop(dpa, 0, &c) != DPA_STOP_DONE) {
+		CORE_LOG_ERR("%s: DPA context %u has %u kernel launch(es) pending or running and %u RPC(s) running",
+			     __func__, dpa->id, c.inflight, c.rpcs);
 		return DOCA_ERROR_IN_USE;
 	}
-	if (!dpa_exec_stop(dpa, DPA_DESTROY_WAIT_MS)) {
-		CORE_LOG_ERR("%s: DPA context %u: a launch arrived while stopping", __func__, dpa->id);
-		return DOCA_ERROR_IN_USE;
-	}
+	pthread_mutex_lock(&dpa->lock);
 	dpa->state = DPA_STATE_CREATED;
+	pthread_mutex_unlock(&dpa->lock);
 	CORE_LOG_TRC("DPA context %u stopped", dpa->id);
 	return DOCA_SUCCESS;
 }
@@ -294,7 +300,7 @@ doca_error_t doca_dpa_device_extend(struct doca_dpa *dpa, struct doca_dev *other
 
 	if (cr != DOCA_SUCCESS)
 		return cr;
-	CHECK_OUT(extended_dpa);
+	DPA_CHECK_NULL(extended_dpa);
 	const struct core_dev_caps *caps = core_dev_caps(other_dev);
 
 	if (caps == NULL) {
@@ -364,7 +370,7 @@ doca_error_t doca_dpa_get_dpa_handle(struct doca_dpa *dpa, doca_dpa_dev_t *handl
 
 	if (cr != DOCA_SUCCESS)
 		return cr;
-	CHECK_OUT(handle);
+	DPA_CHECK_NULL(handle);
 	if (dpa->state != DPA_STATE_STARTED) {
 		CORE_LOG_ERR("%s: DPA context %u is not started", __func__, dpa->id);
 		return DOCA_ERROR_BAD_STATE;
@@ -412,7 +418,7 @@ doca_error_t doca_dpa_set_app(struct doca_dpa *dpa, struct doca_dpa_app *app)
 
 	if (cr != DOCA_SUCCESS)
 		return cr;
-	CHECK_OUT(app);
+	DPA_CHECK_NULL(app);
 	if (dpa->state == DPA_STATE_STARTED) {
 		CORE_LOG_ERR("%s: DPA context %u is started; set the app before doca_dpa_start", __func__, dpa->id);
 		return DOCA_ERROR_BAD_STATE;
@@ -436,7 +442,7 @@ doca_error_t doca_dpa_get_app(struct doca_dpa *dpa, struct doca_dpa_app **app)
 
 	if (cr != DOCA_SUCCESS)
 		return cr;
-	CHECK_OUT(app);
+	DPA_CHECK_NULL(app);
 	if (dpa->app == NULL) {
 		CORE_LOG_ERR("%s: DPA context %u has no application", __func__, dpa->id);
 		return DOCA_ERROR_BAD_STATE;
@@ -466,7 +472,7 @@ static doca_error_t copy_out(const char *s, char *buf, uint32_t *len, const char
 
 doca_error_t doca_dpa_app_get_name(struct doca_dpa_app *app, char *app_name, uint32_t *app_name_len)
 {
-	CHECK_OUT(app);
+	DPA_CHECK_NULL(app);
 	if (!app_valid(app, __func__))
 		return DOCA_ERROR_INVALID_VALUE;
 	return copy_out(app->app_name, app_name, app_name_len, __func__, "app_name");
@@ -516,7 +522,7 @@ doca_error_t doca_dpa_get_log_level(struct doca_dpa *dpa, doca_dpa_dev_log_level
 
 	if (cr != DOCA_SUCCESS)
 		return cr;
-	CHECK_OUT(log_level);
+	DPA_CHECK_NULL(log_level);
 	*log_level = dpa->log_level;
 	return DOCA_SUCCESS;
 }
@@ -527,7 +533,7 @@ doca_error_t doca_dpa_log_file_set_path(struct doca_dpa *dpa, const char *file_p
 
 	if (cr != DOCA_SUCCESS)
 		return cr;
-	CHECK_OUT(file_path);
+	DPA_CHECK_NULL(file_path);
 	if (ext_not_permitted(dpa, __func__))
 		return DOCA_ERROR_NOT_PERMITTED;
 	if (dpa->state == DPA_STATE_STARTED) {
@@ -565,7 +571,7 @@ doca_error_t doca_dpa_get_max_threads_per_kernel(const struct doca_dpa *dpa, uns
 
 	if (cr != DOCA_SUCCESS)
 		return cr;
-	CHECK_OUT(value);
+	DPA_CHECK_NULL(value);
 	*value = dpa->total_eus;
 	return DOCA_SUCCESS;
 }
@@ -576,7 +582,7 @@ doca_error_t doca_dpa_get_kernel_max_run_time(const struct doca_dpa *dpa, unsign
 
 	if (cr != DOCA_SUCCESS)
 		return cr;
-	CHECK_OUT(value);
+	DPA_CHECK_NULL(value);
 	*value = DPA_KERNEL_MAX_RUN_TIME;
 	return DOCA_SUCCESS;
 }
@@ -587,7 +593,7 @@ doca_error_t doca_dpa_get_core_num(struct doca_dpa *dpa, unsigned int *num_cores
 
 	if (cr != DOCA_SUCCESS)
 		return cr;
-	CHECK_OUT(num_cores);
+	DPA_CHECK_NULL(num_cores);
 	*num_cores = dpa->cores;
 	return DOCA_SUCCESS;
 }
@@ -598,7 +604,7 @@ doca_error_t doca_dpa_get_num_eus_per_core(struct doca_dpa *dpa, unsigned int *e
 
 	if (cr != DOCA_SUCCESS)
 		return cr;
-	CHECK_OUT(eus_per_core);
+	DPA_CHECK_NULL(eus_per_core);
 	*eus_per_core = dpa->eus_per_core;
 	return DOCA_SUCCESS;
 }
@@ -609,7 +615,7 @@ doca_error_t doca_dpa_get_total_num_eus_available(struct doca_dpa *dpa, unsigned
 
 	if (cr != DOCA_SUCCESS)
 		return cr;
-	CHECK_OUT(total_num_eus);
+	DPA_CHECK_NULL(total_num_eus);
 	*total_num_eus = dpa->total_eus;
 	return DOCA_SUCCESS;
 }
@@ -631,7 +637,7 @@ doca_error_t doca_dpa_get_flexio_process(struct doca_dpa *dpa, struct flexio_pro
 
 	if (cr != DOCA_SUCCESS)
 		return cr;
-	CHECK_OUT(process);
+	DPA_CHECK_NULL(process);
 	if (dpa->state != DPA_STATE_STARTED) {
 		CORE_LOG_ERR("%s: DPA context %u is not started (call doca_dpa_start first)", __func__, dpa->id);
 		return DOCA_ERROR_BAD_STATE;

@@ -48,32 +48,35 @@ bool dpa_htab_unpublish(struct dpa_htab *tab, uint32_t slot, unsigned int timeou
 	/* Generation first: a lookup that sees the slot empty or reused also sees the new
 	 * generation, and a publish (same lock) hands out only the new one. */
 	pthread_mutex_lock(&tab->lock);
+	void *obj = atomic_load(&tab->slots[slot]);
+
 	atomic_fetch_add(&tab->gen[slot], 1);
 	atomic_store(&tab->slots[slot], NULL);
 	pthread_mutex_unlock(&tab->lock);
 	dpa_wake_all(); /* device waits on the object re-check and leave */
 	uint64_t deadline = dpa_now_us() + (uint64_t)timeout_ms * 1000u;
 
-	while (atomic_load(&tab->users[slot]) != 0) {
+	for (;;) {
 		uint32_t snap = dpa_wait_snapshot();
 
 		if (atomic_load(&tab->users[slot]) == 0)
-			break;
+			return true;
 		if (dpa_now_us() >= deadline)
-			return false;
+			break;
 		dpa_wait_seq(snap, 1000);
 	}
-	return true;
-}
-
-void dpa_htab_republish(struct dpa_htab *tab, uint32_t slot, void *obj)
-{
-	/* Nobody took the slot meanwhile (publish skips slots with users), so restoring the
-	 * old generation makes the handles already given out valid again. */
+	/* Decide under the lock: a publish takes a slot only under it, and only once the
+	 * slot has no users. Still used here, so nobody took it: restoring the object and
+	 * its generation makes the handles already given out valid again. */
 	pthread_mutex_lock(&tab->lock);
-	atomic_fetch_sub(&tab->gen[slot], 1);
-	atomic_store(&tab->slots[slot], obj);
+	bool gone = atomic_load(&tab->users[slot]) == 0;
+
+	if (!gone) {
+		atomic_fetch_sub(&tab->gen[slot], 1);
+		atomic_store(&tab->slots[slot], obj);
+	}
 	pthread_mutex_unlock(&tab->lock);
+	return gone;
 }
 
 void *dpa_htab_get(struct dpa_htab *tab, uint64_t handle, uint32_t *slot_out)

@@ -120,11 +120,13 @@ void dpa_heap_fini(struct dpa_heap *heap)
 	memset(heap, 0, sizeof(*heap));
 }
 
-static doca_error_t heap_alloc(struct dpa_heap *heap, size_t size, uint64_t *dev_ptr)
+/* NO_MEMORY with *no_fit set when no free extent is large enough, clear when the metadata could not grow. */
+static doca_error_t heap_alloc(struct dpa_heap *heap, size_t size, uint64_t *dev_ptr, bool *no_fit)
 {
 	size_t need = (size + DPA_HEAP_ALIGN - 1) & ~(size_t)(DPA_HEAP_ALIGN - 1);
 	doca_error_t r = DOCA_ERROR_NO_MEMORY;
 
+	*no_fit = true;
 	if (need < size) /* overflow */
 		return DOCA_ERROR_NO_MEMORY;
 	pthread_mutex_lock(&heap->lock);
@@ -136,6 +138,7 @@ static doca_error_t heap_alloc(struct dpa_heap *heap, size_t size, uint64_t *dev
 		uintptr_t start = f->start;
 		size_t at = ext_upper(heap->live, heap->nlive, start);
 
+		*no_fit = false;
 		r = ext_insert(&heap->live, &heap->nlive, &heap->live_cap, at, (struct dpa_extent){start, size});
 		if (r != DOCA_SUCCESS)
 			break;
@@ -227,50 +230,61 @@ DPA_INTERNAL void *dpa_heap_ptr(struct flexio_process *process, uint64_t dev_ptr
 	return e ? (void *)(uintptr_t)dev_ptr : NULL;
 }
 
-DPA_INTERNAL doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_t *dev_ptr)
+/*
+ * The heap operations behind both the process API (dpa.h, api = its own name) and the
+ * DOCA calls (api = the public name): log lines name the call the user made.
+ */
+static doca_error_t heap_alloc_api(struct flexio_process *process, size_t size, uint64_t *dev_ptr, const char *api)
 {
-	doca_error_t r = dpa_process_check(process, __func__);
-
-	if (r != DOCA_SUCCESS)
-		return r;
 	if (dev_ptr == NULL || size == 0) {
-		CORE_LOG_ERR("%s: %s", __func__, dev_ptr == NULL ? "dev_ptr is NULL" : "size is 0");
+		CORE_LOG_ERR("%s: %s", api, dev_ptr == NULL ? "dev_ptr is NULL" : "size is 0");
 		if (dev_ptr)
 			*dev_ptr = 0;
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*dev_ptr = 0;
 	if (core_fault_injected(CORE_FAULT_DPA_MEM_ALLOC)) {
-		CORE_LOG_ERR("DPA heap allocation of %zu bytes failed: fault injected (FLOWDPA_FAULTS)", size);
+		CORE_LOG_ERR("%s: DPA heap allocation of %zu bytes failed: fault injected (FLOWDPA_FAULTS)", api, size);
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	r = heap_alloc(&process->heap, size, dev_ptr);
+	bool no_fit;
+	doca_error_t r = heap_alloc(&process->heap, size, dev_ptr, &no_fit);
+
 	if (r != DOCA_SUCCESS) {
 		size_t used, peak, nlive;
 
 		dpa_heap_usage(&process->heap, &used, &peak, &nlive);
-		CORE_LOG_ERR("DPA heap of process %u exhausted: %zu bytes requested, %zu of %zu in use "
-			     "(FLOWDPA_DPA_HEAP_SIZE sets the size)",
-			     dpa_process_id(process), size, used, process->heap.size);
+		if (no_fit)
+			CORE_LOG_ERR("%s: DPA heap of process %u exhausted: %zu bytes requested, %zu of %zu in use "
+				     "(FLOWDPA_DPA_HEAP_SIZE sets the size)",
+				     api, dpa_process_id(process), size, used, process->heap.size);
+		else
+			CORE_LOG_ERR("%s: %zu bytes requested: out of host memory for the allocator's records of "
+				     "the DPA heap of process %u (%zu live allocations; the heap itself has room)",
+				     api, size, dpa_process_id(process), nlive);
 	}
 	return r;
 }
 
-DPA_INTERNAL doca_error_t dpa_heap_free(struct flexio_process *process, uint64_t dev_ptr)
+static doca_error_t heap_free_api(struct flexio_process *process, uint64_t dev_ptr, const char *api)
 {
-	doca_error_t r = dpa_process_check(process, __func__);
+	if (dev_ptr == 0)
+		return DOCA_SUCCESS;
+	doca_error_t r = heap_free(&process->heap, dev_ptr);
 
-	if (r != DOCA_SUCCESS || dev_ptr == 0)
-		return r;
-	r = heap_free(&process->heap, dev_ptr);
 	if (r == DOCA_ERROR_INVALID_VALUE)
-		CORE_LOG_ERR("free of device address 0x%" PRIx64 " refused: no allocation of process %u starts there "
-			     "(double free, or an address from another context or not from doca_dpa_mem_alloc)",
-			     dev_ptr, dpa_process_id(process));
+		CORE_LOG_ERR("%s: free of device address 0x%" PRIx64 " refused: no allocation of process %u starts "
+			     "there (double free, or an address from another context or not from doca_dpa_mem_alloc)",
+			     api, dev_ptr, dpa_process_id(process));
+	else if (r != DOCA_SUCCESS)
+		CORE_LOG_ERR("%s: free of device address 0x%" PRIx64 " failed: out of host memory for the "
+			     "allocator's records of the DPA heap of process %u; the allocation stays live",
+			     api, dev_ptr, dpa_process_id(process));
 	return r;
 }
 
-static doca_error_t heap_range(struct flexio_process *process, uint64_t dev_ptr, size_t size, const char *what)
+static doca_error_t heap_range(struct flexio_process *process, uint64_t dev_ptr, size_t size, const char *api,
+			       const char *what)
 {
 	struct dpa_heap *heap = &process->heap;
 	doca_error_t r = DOCA_SUCCESS;
@@ -280,49 +294,78 @@ static doca_error_t heap_range(struct flexio_process *process, uint64_t dev_ptr,
 		size_t at = ext_upper(heap->live, heap->nlive, dev_ptr);
 
 		if (at > 0 && dev_ptr - heap->live[at - 1].start < heap->live[at - 1].size)
-			CORE_LOG_ERR("%s of %zu bytes at device address 0x%" PRIx64
+			CORE_LOG_ERR("%s: %s of %zu bytes at device address 0x%" PRIx64
 				     " runs past the end of its allocation (0x%" PRIxPTR ", %zu bytes)",
-				     what, size, dev_ptr, heap->live[at - 1].start, heap->live[at - 1].size);
+				     api, what, size, dev_ptr, heap->live[at - 1].start, heap->live[at - 1].size);
 		else
-			CORE_LOG_ERR("%s of %zu bytes at device address 0x%" PRIx64
+			CORE_LOG_ERR("%s: %s of %zu bytes at device address 0x%" PRIx64
 				     " refused: not inside a live allocation of process %u",
-				     what, size, dev_ptr, dpa_process_id(process));
+				     api, what, size, dev_ptr, dpa_process_id(process));
 		r = DOCA_ERROR_INVALID_VALUE;
 	}
 	pthread_mutex_unlock(&heap->lock);
 	return r;
 }
 
+static doca_error_t heap_h2d_api(struct flexio_process *process, uint64_t dst, const void *src, size_t size,
+				 const char *api)
+{
+	if (src == NULL || size == 0) {
+		CORE_LOG_ERR("%s: host-to-device copy: %s", api, src == NULL ? "source pointer is NULL" : "size is 0");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	doca_error_t r = heap_range(process, dst, size, api, "host-to-device copy");
+
+	if (r == DOCA_SUCCESS)
+		memcpy((void *)(uintptr_t)dst, src, size);
+	return r;
+}
+
+static doca_error_t heap_d2h_api(struct flexio_process *process, void *dst, uint64_t src, size_t size, const char *api)
+{
+	if (dst == NULL || size == 0) {
+		CORE_LOG_ERR("%s: device-to-host copy: %s", api,
+			     dst == NULL ? "destination pointer is NULL" : "size is 0");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	doca_error_t r = heap_range(process, src, size, api, "device-to-host copy");
+
+	if (r == DOCA_SUCCESS)
+		memcpy(dst, (const void *)(uintptr_t)src, size);
+	return r;
+}
+
+DPA_INTERNAL doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_t *dev_ptr)
+{
+	doca_error_t r = dpa_process_check(process, __func__);
+
+	if (r != DOCA_SUCCESS) {
+		if (dev_ptr)
+			*dev_ptr = 0;
+		return r;
+	}
+	return heap_alloc_api(process, size, dev_ptr, __func__);
+}
+
+DPA_INTERNAL doca_error_t dpa_heap_free(struct flexio_process *process, uint64_t dev_ptr)
+{
+	doca_error_t r = dpa_process_check(process, __func__);
+
+	return r != DOCA_SUCCESS ? r : heap_free_api(process, dev_ptr, __func__);
+}
+
 DPA_INTERNAL doca_error_t dpa_heap_h2d(struct flexio_process *process, uint64_t dst, const void *src, size_t size)
 {
 	doca_error_t r = dpa_process_check(process, __func__);
 
-	if (r != DOCA_SUCCESS)
-		return r;
-	if (src == NULL || size == 0) {
-		CORE_LOG_ERR("host-to-device copy: %s", src == NULL ? "source pointer is NULL" : "size is 0");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	r = heap_range(process, dst, size, "host-to-device copy");
-	if (r == DOCA_SUCCESS)
-		memcpy((void *)(uintptr_t)dst, src, size);
-	return r;
+	return r != DOCA_SUCCESS ? r : heap_h2d_api(process, dst, src, size, __func__);
 }
 
 DPA_INTERNAL doca_error_t dpa_heap_d2h(struct flexio_process *process, void *dst, uint64_t src, size_t size)
 {
 	doca_error_t r = dpa_process_check(process, __func__);
 
-	if (r != DOCA_SUCCESS)
-		return r;
-	if (dst == NULL || size == 0) {
-		CORE_LOG_ERR("device-to-host copy: %s", dst == NULL ? "destination pointer is NULL" : "size is 0");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	r = heap_range(process, src, size, "device-to-host copy");
-	if (r == DOCA_SUCCESS)
-		memcpy(dst, (const void *)(uintptr_t)src, size);
-	return r;
+	return r != DOCA_SUCCESS ? r : heap_d2h_api(process, dst, src, size, __func__);
 }
 
 /* ------------------------------------------------------------ DOCA API */
@@ -350,28 +393,28 @@ doca_error_t doca_dpa_mem_alloc(struct doca_dpa *dpa, size_t size, doca_dpa_dev_
 			*dev_ptr = 0;
 		return r;
 	}
-	return dpa_heap_alloc(&dpa_base(dpa)->process, size, dev_ptr);
+	return heap_alloc_api(&dpa_base(dpa)->process, size, dev_ptr, __func__);
 }
 
 doca_error_t doca_dpa_mem_free(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dev_ptr)
 {
 	doca_error_t r = dpa_check(dpa, __func__);
 
-	return r != DOCA_SUCCESS ? r : dpa_heap_free(&dpa_base(dpa)->process, dev_ptr);
+	return r != DOCA_SUCCESS ? r : heap_free_api(&dpa_base(dpa)->process, dev_ptr, __func__);
 }
 
 doca_error_t doca_dpa_h2d_memcpy(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dst_ptr, void *src_ptr, size_t size)
 {
 	doca_error_t r = mem_ctx_check(dpa, __func__);
 
-	return r != DOCA_SUCCESS ? r : dpa_heap_h2d(&dpa_base(dpa)->process, dst_ptr, src_ptr, size);
+	return r != DOCA_SUCCESS ? r : heap_h2d_api(&dpa_base(dpa)->process, dst_ptr, src_ptr, size, __func__);
 }
 
 doca_error_t doca_dpa_d2h_memcpy(struct doca_dpa *dpa, void *dst_ptr, doca_dpa_dev_uintptr_t src_ptr, size_t size)
 {
 	doca_error_t r = mem_ctx_check(dpa, __func__);
 
-	return r != DOCA_SUCCESS ? r : dpa_heap_d2h(&dpa_base(dpa)->process, dst_ptr, src_ptr, size);
+	return r != DOCA_SUCCESS ? r : heap_d2h_api(&dpa_base(dpa)->process, dst_ptr, src_ptr, size, __func__);
 }
 
 doca_error_t doca_dpa_memset(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dev_ptr, int value, size_t size)
@@ -384,7 +427,7 @@ doca_error_t doca_dpa_memset(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dev_pt
 		CORE_LOG_ERR("%s: size is 0", __func__);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	r = heap_range(&dpa_base(dpa)->process, dev_ptr, size, "device memset");
+	r = heap_range(&dpa_base(dpa)->process, dev_ptr, size, __func__, "device memset");
 	if (r == DOCA_SUCCESS)
 		memset((void *)(uintptr_t)dev_ptr, value, size);
 	return r;

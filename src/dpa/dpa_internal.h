@@ -116,7 +116,6 @@ struct dpa_launch {
 	bool add;
 	atomic_uint remaining; /* instances still running */
 	atomic_bool faulted;
-	uint64_t submit_us;
 	_Alignas(DPA_ARGS_ALIGN_MAX) unsigned char args[DPA_ARGS_MAX];
 };
 
@@ -135,7 +134,9 @@ struct doca_dpa {
 	uint32_t id;
 	struct doca_dev *dev;
 	const struct core_dev_caps *caps;
-	enum dpa_state state;
+	/* Written under lock (start/stop); launch and RPC admission read it under lock, other
+	 * calls read it without (atomic: no data race with a concurrent stop). */
+	_Atomic(enum dpa_state) state;
 	const struct doca_dpa_app *app;
 	doca_dpa_dev_log_level_t log_level;
 	char log_path[CORE_PATH_MAX];
@@ -148,19 +149,21 @@ struct doca_dpa {
 	atomic_uint users;	  /* sync events that name this context */
 	atomic_uint thread_users; /* DPA threads, notification completions, affinities */
 
-	pthread_mutex_t lock; /* launch pool, pending queue, workers */
+	pthread_mutex_t lock; /* state changes, launch pool, pending queue, workers, RPC count */
 	struct dpa_launch *launch_pool;
 	struct dpa_launch *free_launches;
 	struct dpa_launch *pending_head, *pending_tail;
-	unsigned int inflight; /* launches accepted and not complete */
+	unsigned int inflight; /* launches accepted and not complete (queued ones included) */
+	unsigned int queued;   /* of those, still in the pending queue */
+	unsigned int rpcs;     /* RPCs running now (on their callers' threads) */
 	struct dpa_worker **workers;
 	unsigned int nworkers;
 	struct dpa_worker *idle;
 	unsigned int nidle;
 	pthread_t dispatcher;
 	bool dispatcher_running;
-	bool stopping;	  /* dispatcher and workers exit */
-	atomic_bool cancel; /* device waits end their instance (destroy) */
+	bool stopping;	  /* committed: no launch or RPC is admitted, dispatcher and workers exit */
+	atomic_bool cancel; /* device waits end their instance (destroy); queued launches stay */
 
 	atomic_int fatal; /* 0 until a device fatal error */
 	char fatal_msg[256];
@@ -187,7 +190,7 @@ struct dpa_exec {
 	const struct dpa_image_entry *entry;
 	unsigned int rank, num_threads;
 	uint64_t local_storage;	   /* DPA threads: doca_dpa_thread_set_local_storage */
-	const atomic_bool *stop; /* DPA threads: set when the thread is stopped or destroyed */
+	const atomic_int *stop; /* DPA threads: nonzero while the thread is being stopped or destroyed */
 	sigjmp_buf jmp;
 	volatile sig_atomic_t armed;
 	volatile int sig;
@@ -215,9 +218,28 @@ void dpa_thread_altstack(void);
 
 /* Launch machinery (dpa_launch.c), used by start/stop/destroy in dpa_ctx.c. */
 doca_error_t dpa_exec_start(struct doca_dpa *dpa);
-/* Stop workers and dispatcher; waits up to timeout_ms for in-flight launches. false: some remain. */
-bool dpa_exec_stop(struct doca_dpa *dpa, unsigned int timeout_ms);
-unsigned int dpa_exec_inflight(struct doca_dpa *dpa);
+
+enum dpa_stop_result {
+	DPA_STOP_DONE,	  /* stopped: dispatcher and workers gone, launch records freed */
+	DPA_STOP_BUSY,	  /* not stopped: launches in flight (stop) or RPCs running */
+	DPA_STOP_TIMEOUT, /* not stopped: kernels still running after the bounded wait (destroy) */
+};
+
+struct dpa_stop_counts {
+	unsigned int inflight; /* launches not complete, queued ones included */
+	unsigned int running;  /* of those, started */
+	unsigned int rpcs;     /* RPCs running */
+};
+
+/*
+ * Stop the launch machinery. wait_ms == 0 (doca_dpa_stop): BUSY unless no launch is in
+ * flight and no RPC runs. Otherwise (destroy): BUSY while an RPC runs; waits up to
+ * wait_ms for in-flight launches, then ends device waits and waits a little more for
+ * running kernels (TIMEOUT, everything kept, queued launches included, if some still
+ * run); launches still queued are cancelled only once the stop has committed.
+ * The decision and the commit are one locked section: no launch or RPC slips in between.
+ */
+enum dpa_stop_result dpa_exec_stop(struct doca_dpa *dpa, unsigned int wait_ms, struct dpa_stop_counts *counts);
 /* The entry point of the context's app whose host symbol is func, or NULL. */
 const struct dpa_image_entry *dpa_find_entry(const struct doca_dpa *dpa, doca_dpa_func_t *func);
 /* Alternate signal stack size for host threads that run device code. */
@@ -231,6 +253,14 @@ static inline bool dpa_valid(const struct doca_dpa *dpa)
 
 /* INVALID_VALUE with one log line naming func when dpa is NULL or not a context. */
 doca_error_t dpa_check(const struct doca_dpa *dpa, const char *func);
+/* INVALID_VALUE with one log line naming the caller and the argument when ptr is NULL. */
+#define DPA_CHECK_NULL(ptr)                                                 \
+	do {                                                                \
+		if ((ptr) == NULL) {                                        \
+			CORE_LOG_ERR("%s: %s is NULL", __func__, #ptr);     \
+			return DOCA_ERROR_INVALID_VALUE;                    \
+		}                                                           \
+	} while (0)
 /* DOCA_SUCCESS if devinfo's device has a DPA, NOT_SUPPORTED if not, INVALID_VALUE (logged) if no devinfo. */
 doca_error_t dpa_devinfo_check(const struct doca_devinfo *devinfo, const char *func);
 /* Dispatcher and set_addr waits re-check this often: plain stores to user memory wake nobody. */
@@ -287,10 +317,12 @@ struct dpa_htab {
 
 /* Put obj in a free slot; false when the table is full. */
 bool dpa_htab_publish(struct dpa_htab *tab, void *obj, uint32_t *slot, uint64_t *handle);
-/* Make the slot's handles stale, then wait up to timeout_ms for lookups to end (false: some remain). */
+/*
+ * Make the slot's handles stale, then wait up to timeout_ms for lookups to end. false:
+ * some remain, and the slot has been restored (same object, same handles) under the
+ * table lock, in the section that saw them, so no publish can have taken it meanwhile.
+ */
 bool dpa_htab_unpublish(struct dpa_htab *tab, uint32_t slot, unsigned int timeout_ms);
-/* Undo an unpublish that timed out: obj and its handles are valid again. */
-void dpa_htab_republish(struct dpa_htab *tab, uint32_t slot, void *obj);
 /* The object behind handle, counted as used until dpa_htab_put; NULL if stale or forged. */
 void *dpa_htab_get(struct dpa_htab *tab, uint64_t handle, uint32_t *slot);
 void dpa_htab_put(struct dpa_htab *tab, uint32_t slot);

@@ -174,9 +174,15 @@ static void *worker_main(void *arg)
 	for (;;) {
 		while (sem_wait(&w->go) != 0 && errno == EINTR)
 			;
-		if (w->quit)
-			break;
+		/* A job handed out is run even if quit follows (stop commits only once no
+		 * launch is in flight, so it does not happen, but a dropped job would never
+		 * complete and would keep its events held). */
 		struct dpa_launch *l = w->job;
+
+		if (l == NULL && w->quit)
+			break;
+		if (l == NULL)
+			continue;
 		struct dpa_exec *x = &w->exec;
 		uint64_t t0 = core_trace_enabled() ? dpa_now_us() : 0, ret;
 
@@ -295,13 +301,17 @@ static void post_workers(struct dpa_worker *w)
 	}
 }
 
-/* Drop queued launches when the context goes away (their wait never came). Lock held. */
+/*
+ * Drop queued launches once destroy has committed (their wait never came). Lock held,
+ * stopping set: the dispatcher starts nothing any more.
+ */
 static void pending_cancel(struct doca_dpa *dpa)
 {
 	while (dpa->pending_head) {
 		struct dpa_launch *l = dpa->pending_head;
 
 		dpa->pending_head = l->next;
+		dpa->queued--;
 		CORE_LOG_ERR("DPA context %u destroyed: launch of kernel %s (%u threads) cancelled, it was still "
 			     "waiting for its wait event to reach %" PRIu64,
 			     dpa->id, l->entry->name, l->num_threads, l->wait_threshold);
@@ -330,6 +340,7 @@ static void pending_start_eligible(struct doca_dpa *dpa, struct dpa_worker **to_
 		if (launch_eligible(l)) {
 			if (!launch_try_start(dpa, l, to_post))
 				return;
+			dpa->queued--;
 			if (prev)
 				prev->next = next;
 			else
@@ -360,15 +371,17 @@ static void *dispatcher_main(void *arg)
 		uint32_t snap = dpa_wait_snapshot();
 
 		pthread_mutex_lock(&dpa->lock);
-		if (atomic_load(&dpa->cancel))
-			pending_cancel(dpa);
 		if (dpa->stopping) {
 			pthread_mutex_unlock(&dpa->lock);
 			break;
 		}
 		struct dpa_worker *to_post = NULL;
 
-		pending_start_eligible(dpa, &to_post);
+		/* While destroy ends device waits, nothing starts (its waits would end at
+		 * once); queued launches stay queued: destroy may still time out and keep
+		 * the context, and then they run as usual. */
+		if (!atomic_load(&dpa->cancel))
+			pending_start_eligible(dpa, &to_post);
 		bool waiting = dpa->pending_head != NULL;
 
 		pthread_mutex_unlock(&dpa->lock);
@@ -400,9 +413,12 @@ doca_error_t dpa_exec_start(struct doca_dpa *dpa)
 		dpa->launch_pool[i].next = dpa->free_launches;
 		dpa->free_launches = &dpa->launch_pool[i];
 	}
+	pthread_mutex_lock(&dpa->lock); /* launches and RPCs read these under it */
 	dpa->pending_head = dpa->pending_tail = NULL;
 	dpa->inflight = 0;
+	dpa->queued = 0;
 	dpa->stopping = false;
+	pthread_mutex_unlock(&dpa->lock);
 	atomic_store(&dpa->cancel, false);
 	int rc = pthread_create(&dpa->dispatcher, NULL, dispatcher_main, dpa);
 
@@ -414,23 +430,26 @@ doca_error_t dpa_exec_start(struct doca_dpa *dpa)
 	return DOCA_SUCCESS;
 }
 
-unsigned int dpa_exec_inflight(struct doca_dpa *dpa)
+static void stop_counts(struct doca_dpa *dpa, struct dpa_stop_counts *c)
 {
-	pthread_mutex_lock(&dpa->lock);
-	unsigned int n = dpa->inflight;
-
-	pthread_mutex_unlock(&dpa->lock);
-	return n;
+	c->inflight = dpa->inflight;
+	c->running = dpa->inflight - dpa->queued;
+	c->rpcs = dpa->rpcs;
 }
 
-static bool wait_idle(struct doca_dpa *dpa, unsigned int timeout_ms)
+/* Wait until no launch (running_only: no started launch) is in flight, or timeout_ms passes. */
+static bool wait_idle(struct doca_dpa *dpa, unsigned int timeout_ms, bool running_only)
 {
 	uint64_t deadline = dpa_now_us() + (uint64_t)timeout_ms * 1000u;
 
 	for (;;) {
 		uint32_t snap = dpa_wait_snapshot();
 
-		if (dpa_exec_inflight(dpa) == 0)
+		pthread_mutex_lock(&dpa->lock);
+		unsigned int n = dpa->inflight - (running_only ? dpa->queued : 0);
+
+		pthread_mutex_unlock(&dpa->lock);
+		if (n == 0)
 			return true;
 		if (dpa_now_us() >= deadline)
 			return false;
@@ -438,22 +457,46 @@ static bool wait_idle(struct doca_dpa *dpa, unsigned int timeout_ms)
 	}
 }
 
-bool dpa_exec_stop(struct doca_dpa *dpa, unsigned int timeout_ms)
+enum dpa_stop_result dpa_exec_stop(struct doca_dpa *dpa, unsigned int wait_ms, struct dpa_stop_counts *counts)
 {
-	if (!wait_idle(dpa, timeout_ms)) {
-		/* Device waits and queued launches give up; kernels spinning in their own code cannot. */
-		atomic_store(&dpa->cancel, true);
-		dpa_wake_all();
-		if (!wait_idle(dpa, DPA_CANCEL_WAIT_MS)) {
-			/* The context stays started and usable (the caller reports TIME_OUT):
-			 * later device waits must not end at once. */
-			atomic_store(&dpa->cancel, false);
-			return false;
+	bool cancelled = false;
+
+	if (wait_ms) {
+		pthread_mutex_lock(&dpa->lock);
+		stop_counts(dpa, counts);
+		pthread_mutex_unlock(&dpa->lock);
+		if (counts->rpcs)
+			return DPA_STOP_BUSY;
+		if (!wait_idle(dpa, wait_ms, false)) {
+			/* Device waits give up; kernels spinning in their own code cannot. Queued
+			 * launches are not touched yet: the stop may still fail. */
+			atomic_store(&dpa->cancel, true);
+			cancelled = true;
+			dpa_wake_all();
+			wait_idle(dpa, DPA_CANCEL_WAIT_MS, true);
 		}
 	}
+	/* Decide and commit in one section: a launch or RPC either came before (and is
+	 * counted here) or sees `stopping` and is refused. */
 	pthread_mutex_lock(&dpa->lock);
-	dpa->stopping = true;
+	stop_counts(dpa, counts);
+	bool busy = counts->rpcs != 0 || (wait_ms ? counts->running != 0 : counts->inflight != 0);
+
+	if (!busy) {
+		dpa->stopping = true;
+		pending_cancel(dpa); /* destroy only: stop refuses while launches are queued */
+	}
 	pthread_mutex_unlock(&dpa->lock);
+	if (busy) {
+		if (cancelled) {
+			/* The context stays started and usable (the caller reports TIME_OUT or
+			 * IN_USE): later device waits must not end at once, and the dispatcher
+			 * may start queued launches again. */
+			atomic_store(&dpa->cancel, false);
+			dpa_wake_all();
+		}
+		return counts->rpcs != 0 || !wait_ms ? DPA_STOP_BUSY : DPA_STOP_TIMEOUT;
+	}
 	dpa_wake_all();
 	if (dpa->dispatcher_running) {
 		pthread_join(dpa->dispatcher, NULL);
@@ -476,7 +519,7 @@ bool dpa_exec_stop(struct doca_dpa *dpa, unsigned int timeout_ms)
 	free(dpa->workers);
 	dpa->launch_pool = NULL;
 	dpa->workers = NULL;
-	return true;
+	return DPA_STOP_DONE;
 }
 
 /* ------------------------------------------------------------ launch and RPC */
@@ -491,6 +534,21 @@ const struct dpa_image_entry *dpa_find_entry(const struct doca_dpa *dpa, doca_dp
 	return NULL;
 }
 
+/*
+ * Whether a launch or RPC may go ahead now; dpa->lock held. `stopping` is set by a stop
+ * or destroy that has committed (dpa_exec_stop), before it frees the launch records.
+ */
+static bool admissible(const struct doca_dpa *dpa)
+{
+	return dpa->state == DPA_STATE_STARTED && !dpa->stopping;
+}
+
+static doca_error_t not_admitted(const struct doca_dpa *dpa, const char *api)
+{
+	CORE_LOG_ERR("%s: DPA context %u is not started (set an app and call doca_dpa_start first)", api, dpa->id);
+	return DOCA_ERROR_BAD_STATE;
+}
+
 /* Checks shared by launch and RPC; *entry gets the entry point of func. */
 static doca_error_t entry_check(struct doca_dpa *dpa, doca_dpa_func_t *func, uint32_t kind, unsigned int nargs,
 				const struct dpa_image_entry **entry, const char *api)
@@ -500,11 +558,14 @@ static doca_error_t entry_check(struct doca_dpa *dpa, doca_dpa_func_t *func, uin
 	if (r != DOCA_SUCCESS)
 		return r;
 	dpa = dpa_base(dpa); /* an extended context runs on its base */
-	if (dpa->state != DPA_STATE_STARTED) {
-		CORE_LOG_ERR("%s: DPA context %u is not started (set an app and call doca_dpa_start first)", api,
-			     dpa->id);
-		return DOCA_ERROR_BAD_STATE;
-	}
+	/* Under the lock: stop/start change the state there. The caller admits the launch
+	 * or RPC itself under the lock again (a stop may commit in between). */
+	pthread_mutex_lock(&dpa->lock);
+	bool ok = admissible(dpa);
+
+	pthread_mutex_unlock(&dpa->lock);
+	if (!ok)
+		return not_admitted(dpa, api);
 	if (atomic_load(&dpa->fatal)) {
 		CORE_LOG_ERR("%s: DPA context %u had a fatal device error (%s); destroy it", api, dpa->id,
 			     dpa->fatal_msg);
@@ -567,6 +628,10 @@ static doca_error_t launch_va(bool add, unsigned int nargs, struct doca_dpa *dpa
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	pthread_mutex_lock(&dpa->lock);
+	if (!admissible(dpa)) {
+		pthread_mutex_unlock(&dpa->lock);
+		return not_admitted(dpa, api);
+	}
 	struct dpa_launch *l = dpa->free_launches;
 
 	if (l == NULL) {
@@ -593,7 +658,9 @@ static doca_error_t launch_va(bool add, unsigned int nargs, struct doca_dpa *dpa
 	atomic_fetch_add_explicit(&dpa->nr_launches, 1, memory_order_relaxed);
 	struct dpa_worker *to_post = NULL;
 
-	if (!pending_has_eligible(dpa) && launch_try_start(dpa, l, &to_post)) {
+	/* While destroy ends device waits, a new launch is queued like one whose event is
+	 * not there yet: it runs if destroy times out, it is cancelled if destroy goes on. */
+	if (!atomic_load(&dpa->cancel) && !pending_has_eligible(dpa) && launch_try_start(dpa, l, &to_post)) {
 		pthread_mutex_unlock(&dpa->lock);
 		post_workers(to_post);
 		return DOCA_SUCCESS;
@@ -603,6 +670,7 @@ static doca_error_t launch_va(bool add, unsigned int nargs, struct doca_dpa *dpa
 	else
 		dpa->pending_head = l;
 	dpa->pending_tail = l;
+	dpa->queued++;
 	pthread_mutex_unlock(&dpa->lock);
 	dpa_wake_all();
 	return DOCA_SUCCESS;
@@ -661,6 +729,15 @@ static doca_error_t rpc_va(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_fu
 		CORE_LOG_ERR("doca_dpa_rpc: RPC %s: retval is NULL", e->name);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	/* Counted while it runs: stop and destroy refuse (IN_USE) instead of freeing the
+	 * heap and the context under it. */
+	pthread_mutex_lock(&dpa->lock);
+	if (!admissible(dpa)) {
+		pthread_mutex_unlock(&dpa->lock);
+		return not_admitted(dpa, "doca_dpa_rpc");
+	}
+	dpa->rpcs++;
+	pthread_mutex_unlock(&dpa->lock);
 	/* On the stack: an RPC allocates nothing. */
 	_Alignas(DPA_ARGS_ALIGN_MAX) unsigned char args[DPA_ARGS_MAX];
 	struct dpa_exec x = {.dpa = dpa, .entry = e, .rank = 0, .num_threads = 1};
@@ -673,9 +750,12 @@ static doca_error_t rpc_va(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_fu
 	atomic_fetch_add_explicit(&dpa->nr_rpcs, 1, memory_order_relaxed);
 	if (t0)
 		trace_instance(dpa, &x, t0);
+	if (end == DPA_END_FAULT || end == DPA_END_FATAL)
+		dpa_exec_report_end(&x, end);
+	pthread_mutex_lock(&dpa->lock);
+	dpa->rpcs--;
+	pthread_mutex_unlock(&dpa->lock);
 	if (end == DPA_END_FAULT || end == DPA_END_FATAL || end == DPA_END_CANCEL) {
-		if (end != DPA_END_CANCEL)
-			dpa_exec_report_end(&x, end);
 		*retval = 0;
 		return DOCA_ERROR_DRIVER;
 	}

@@ -39,12 +39,11 @@ struct doca_sync_event {
 	uint64_t magic;
 	uint32_t id;
 	atomic_bool started; /* read by device threads while the host may stop the event */
-	bool pub_cpu, sub_cpu, pub_dpa, sub_dpa;
 	_Atomic uint64_t own_value;
-	_Atomic uint64_t *value; /* &own_value or the set_addr memory */
+	_Atomic uint64_t *value; /* &own_value or the set_addr memory (fixed once used, see set_addr) */
 	struct doca_dpa *dpas[SE_MAX_DPAS];
 	unsigned int ndpas;
-	bool has_slot;
+	bool has_slot; /* exported (under se_export_lock) */
 	uint32_t slot;
 	uint64_t handle;
 	atomic_bool destroyed;	/* device waiters give up */
@@ -173,14 +172,26 @@ void dpa_sync_event_launch_signal(struct doca_sync_event *event, bool add, uint6
 	atomic_fetch_sub(&event->launch_refs, SE_REF_SIGNALLING + 1);
 }
 
+/*
+ * Launches holding the event, once those that are only signalling it have let go: they
+ * end within a few instructions, and a host that saw the value they set may act at once.
+ */
+static unsigned int se_launch_refs(struct doca_sync_event *event)
+{
+	uint64_t w = atomic_load(&event->launch_refs);
+
+	while ((w & SE_REF_MASK) != 0 && (w & SE_REF_MASK) <= (w >> 32)) {
+		sched_yield();
+		w = atomic_load(&event->launch_refs);
+	}
+	return (unsigned int)(w & SE_REF_MASK);
+}
+
 /* ------------------------------------------------------------ lifecycle */
 
 doca_error_t doca_sync_event_create(struct doca_sync_event **event)
 {
-	if (event == NULL) {
-		CORE_LOG_ERR("%s: event is NULL", __func__);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	DPA_CHECK_NULL(event);
 	struct doca_sync_event *e = calloc(1, sizeof(*e));
 
 	if (e == NULL) {
@@ -201,14 +212,7 @@ doca_error_t doca_sync_event_destroy(struct doca_sync_event *event)
 		CORE_LOG_ERR("%s: event is %s", __func__, event == NULL ? "NULL" : "not a doca_sync_event");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	uint64_t w = atomic_load(&event->launch_refs);
-
-	/* Refs that are all signalling end within a few instructions: wait for those. */
-	while ((w & SE_REF_MASK) != 0 && (w & SE_REF_MASK) <= (w >> 32)) {
-		sched_yield();
-		w = atomic_load(&event->launch_refs);
-	}
-	unsigned int refs = (unsigned int)(w & SE_REF_MASK);
+	unsigned int refs = se_launch_refs(event);
 
 	if (refs) {
 		/* The dispatcher reads a wait event, a DPA thread writes a completion event. */
@@ -222,8 +226,8 @@ doca_error_t doca_sync_event_destroy(struct doca_sync_event *event)
 		 * wait_gt on it) see `destroyed` and leave before the memory goes. */
 		atomic_store(&event->destroyed, true);
 		if (!dpa_htab_unpublish(&se_htab, event->slot, SE_DESTROY_WAIT_MS)) {
+			/* unpublish restored the slot: the handles given out are valid again */
 			atomic_store(&event->destroyed, false);
-			dpa_htab_republish(&se_htab, event->slot, event);
 			CORE_LOG_ERR("%s: sync event %u is still used by a device call after %u ms; not destroyed "
 				     "(try again later)",
 				     __func__, event->id, SE_DESTROY_WAIT_MS);
@@ -238,7 +242,8 @@ doca_error_t doca_sync_event_destroy(struct doca_sync_event *event)
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t se_add_cpu(struct doca_sync_event *event, struct doca_dev *dev, bool publisher, const char *func)
+/* Locations are hints (any side may update or wait): only checked, the CPU ones not recorded. */
+static doca_error_t se_add_cpu(struct doca_sync_event *event, struct doca_dev *dev, const char *func)
 {
 	doca_error_t r = se_check(event, func, false);
 
@@ -248,14 +253,11 @@ static doca_error_t se_add_cpu(struct doca_sync_event *event, struct doca_dev *d
 		CORE_LOG_ERR("%s: dev is %s", func, dev == NULL ? "NULL" : "not an open doca_dev");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (publisher)
-		event->pub_cpu = true;
-	else
-		event->sub_cpu = true;
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t se_add_dpa(struct doca_sync_event *event, struct doca_dpa *dpa, bool publisher, const char *func)
+/* A DPA location names (and holds) the context: get_dpa_handle needs one on its dpa. */
+static doca_error_t se_add_dpa(struct doca_sync_event *event, struct doca_dpa *dpa, const char *func)
 {
 	doca_error_t r = se_check(event, func, false);
 
@@ -276,31 +278,27 @@ static doca_error_t se_add_dpa(struct doca_sync_event *event, struct doca_dpa *d
 		event->dpas[event->ndpas++] = dpa;
 		atomic_fetch_add(&dpa->users, 1);
 	}
-	if (publisher)
-		event->pub_dpa = true;
-	else
-		event->sub_dpa = true;
 	return DOCA_SUCCESS;
 }
 
 doca_error_t doca_sync_event_add_publisher_location_cpu(struct doca_sync_event *event, struct doca_dev *dev)
 {
-	return se_add_cpu(event, dev, true, __func__);
+	return se_add_cpu(event, dev, __func__);
 }
 
 doca_error_t doca_sync_event_add_subscriber_location_cpu(struct doca_sync_event *event, struct doca_dev *dev)
 {
-	return se_add_cpu(event, dev, false, __func__);
+	return se_add_cpu(event, dev, __func__);
 }
 
 doca_error_t doca_sync_event_add_publisher_location_dpa(struct doca_sync_event *event, struct doca_dpa *dpa)
 {
-	return se_add_dpa(event, dpa, true, __func__);
+	return se_add_dpa(event, dpa, __func__);
 }
 
 doca_error_t doca_sync_event_add_subscriber_location_dpa(struct doca_sync_event *event, struct doca_dpa *dpa)
 {
-	return se_add_dpa(event, dpa, false, __func__);
+	return se_add_dpa(event, dpa, __func__);
 }
 
 doca_error_t doca_sync_event_add_publisher_location_remote_net(struct doca_sync_event *event)
@@ -323,7 +321,29 @@ doca_error_t doca_sync_event_set_addr(struct doca_sync_event *event, uint64_t *a
 		CORE_LOG_ERR("%s: addr %p is %s", __func__, (void *)addr, addr == NULL ? "NULL" : "not 8-byte aligned");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	event->value = (_Atomic uint64_t *)addr;
+	/* A stopped event may still be read by the dispatcher (a queued launch waits on it),
+	 * written by a DPA thread (a running launch completes it) or reached by device code
+	 * through its handle: moving the value under them would be a data race or a use of
+	 * memory the caller may free. Under the export lock: get_dpa_handle publishes there. */
+	pthread_mutex_lock(&se_export_lock);
+	unsigned int refs = se_launch_refs(event);
+	bool exported = event->has_slot;
+
+	if (refs == 0 && !exported)
+		event->value = (_Atomic uint64_t *)addr;
+	pthread_mutex_unlock(&se_export_lock);
+	if (refs) {
+		CORE_LOG_ERR("%s: sync event %u is the wait or completion event of %u kernel launch(es) not yet "
+			     "complete; set the address before launching with it",
+			     __func__, event->id, refs);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (exported) {
+		CORE_LOG_ERR("%s: sync event %u has a DPA handle (doca_sync_event_get_dpa_handle); set the address "
+			     "before exporting it",
+			     __func__, event->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
 	return DOCA_SUCCESS;
 }
 
@@ -356,10 +376,7 @@ doca_error_t doca_sync_event_get(struct doca_sync_event *event, uint64_t *value)
 
 	if (r != DOCA_SUCCESS)
 		return r;
-	if (value == NULL) {
-		CORE_LOG_ERR("%s: value is NULL", __func__);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	DPA_CHECK_NULL(value);
 	*value = atomic_load_explicit(event->value, memory_order_acquire);
 	return DOCA_SUCCESS;
 }
@@ -489,10 +506,7 @@ doca_error_t doca_sync_event_get_dpa_handle(struct doca_sync_event *event, struc
 
 	if (r != DOCA_SUCCESS)
 		return r;
-	if (dpa_dev_se_handle == NULL) {
-		CORE_LOG_ERR("%s: dpa_dev_se_handle is NULL", __func__);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	DPA_CHECK_NULL(dpa_dev_se_handle);
 	r = dpa_check(dpa, __func__);
 	if (r != DOCA_SUCCESS)
 		return r;
@@ -554,14 +568,11 @@ doca_error_t doca_sync_event_remote_net_get_dpa_handle(struct doca_sync_event_re
 
 doca_error_t doca_sync_event_remote_net_destroy(struct doca_sync_event_remote_net *event)
 {
-	if (event == NULL) {
-		CORE_LOG_ERR("%s: event is NULL", __func__);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	/* No call creates one, so any non-NULL pointer is foreign. */
-	CORE_LOG_ERR("%s: %p is not a remote-net sync event (none can be created in flowdpa)", __func__,
-		     (void *)event);
-	return DOCA_ERROR_INVALID_VALUE;
+	DPA_CHECK_NULL(event);
+	/* As the header says for every remote-net call: NOT_SUPPORTED (none can be created). */
+	CORE_LOG_ERR("%s: remote-net sync events are not emulated (flowdpa has no remote host); %p is not one",
+		     __func__, (void *)event);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 /* ------------------------------------------------------------ device side */

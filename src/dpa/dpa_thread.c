@@ -41,6 +41,16 @@ enum thread_state {
 	THREAD_STARTED,
 };
 
+/*
+ * doca_dpa_thread.stop: a handshake between stop/destroy and the host thread, so that a
+ * stop that times out can take its request back without the thread having left on it.
+ */
+enum thread_halt {
+	HALT_NONE = 0,	  /* running (or idle) */
+	HALT_ASKED = 1,	  /* stop/destroy waits; device waits of the run end (dpa_dev_cancelled) */
+	HALT_LEAVING = 2, /* the host thread took the request and exits */
+};
+
 struct doca_dpa_thread {
 	uint64_t magic;
 	struct doca_dpa *dpa;
@@ -54,9 +64,9 @@ struct doca_dpa_thread {
 	struct doca_dpa_notification_completion *notify;
 	/* shared with the host thread that runs it */
 	pthread_t tid;
-	atomic_bool runnable, finished, stop, in_run, exited;
+	atomic_bool runnable, finished, exited;
+	atomic_int stop; /* enum thread_halt */
 	atomic_uint triggers;
-	atomic_uint_fast64_t runs;
 	void *altstack;
 	struct dpa_exec exec;
 };
@@ -65,22 +75,13 @@ struct doca_dpa_notification_completion {
 	uint64_t magic;
 	struct doca_dpa *dpa;
 	struct doca_dpa_thread *thread;
-	bool started;
-	bool has_slot;
+	bool has_slot; /* started: published in notify_htab */
 	uint32_t slot;
 	uint64_t handle;
 };
 
 DPA_HTAB_DEFINE(notify_htab, NOTIFY_TAG, NOTIFY_SLOTS);
 static atomic_uint next_thread_id;
-
-#define CHECK_NULL(ptr)                                                     \
-	do {                                                                \
-		if ((ptr) == NULL) {                                        \
-			CORE_LOG_ERR("%s: %s is NULL", __func__, #ptr);     \
-			return DOCA_ERROR_INVALID_VALUE;                    \
-		}                                                           \
-	} while (0)
 
 #define CHECK_OBJ(obj, magic_value, what)                                                                    \
 	do {                                                                                                 \
@@ -94,7 +95,7 @@ static atomic_uint next_thread_id;
 
 doca_error_t doca_dpa_eu_affinity_create(struct doca_dpa *dpa, struct doca_dpa_eu_affinity **affinity)
 {
-	CHECK_NULL(affinity);
+	DPA_CHECK_NULL(affinity);
 	doca_error_t r = dpa_check(dpa, __func__);
 
 	if (r != DOCA_SUCCESS)
@@ -148,7 +149,7 @@ doca_error_t doca_dpa_eu_affinity_get(struct doca_dpa_eu_affinity *affinity, uns
 		CORE_LOG_ERR("%s: affinity is %s", __func__, affinity == NULL ? "NULL" : "not a doca_dpa_eu_affinity");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	CHECK_NULL(eu_id);
+	DPA_CHECK_NULL(eu_id);
 	if (!affinity->set) {
 		CORE_LOG_ERR("%s: no EU is set in this affinity", __func__);
 		return DOCA_ERROR_NOT_FOUND;
@@ -195,19 +196,23 @@ static void *thread_main(void *arg)
 	for (;;) {
 		uint32_t snap = dpa_wait_snapshot();
 
-		if (atomic_load(&t->stop))
-			break;
+		if (atomic_load(&t->stop) != HALT_NONE) {
+			int asked = HALT_ASKED;
+
+			/* Leave only on a request still standing: a stop that timed out may
+			 * have taken it back (thread_halt). */
+			if (atomic_compare_exchange_strong(&t->stop, &asked, HALT_LEAVING))
+				break;
+			continue;
+		}
 		if (!atomic_load(&t->runnable) || atomic_load(&t->finished) || atomic_load(&t->triggers) == 0) {
 			dpa_wait_seq(snap, 0);
 			continue;
 		}
 		atomic_store(&t->triggers, 0); /* pending triggers merge into this run */
-		atomic_store(&t->in_run, true);
 		uint64_t t0 = core_trace_enabled() ? dpa_now_us() : 0, ret;
 		enum dpa_end end = dpa_exec_run(&t->exec, args, &ret);
 
-		atomic_store(&t->in_run, false);
-		atomic_fetch_add(&t->runs, 1);
 		if (t0) {
 			char targs[80];
 
@@ -229,12 +234,16 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
-/* Stop the host thread; false when a run did not end in time (the thread keeps running). */
-static bool thread_halt(struct doca_dpa_thread *t)
+/*
+ * Stop the host thread. false when a run did not end in time: the request is taken
+ * back, so the thread carries on as before (it stays started, later triggers run it,
+ * its device waits do not end at once) and may be stopped or destroyed again.
+ */
+static bool thread_halt(struct doca_dpa_thread *t, const char *func)
 {
 	uint64_t deadline = dpa_now_us() + THREAD_STOP_WAIT_MS * 1000ull;
 
-	atomic_store(&t->stop, true);
+	atomic_store(&t->stop, HALT_ASKED);
 	dpa_wake_all();
 	while (!atomic_load(&t->exited)) {
 		uint32_t snap = dpa_wait_snapshot();
@@ -242,10 +251,18 @@ static bool thread_halt(struct doca_dpa_thread *t)
 		if (atomic_load(&t->exited))
 			break;
 		if (dpa_now_us() >= deadline) {
-			CORE_LOG_ERR("DPA thread %u (%s) of context %u is still in a run after %u ms (a loop that "
-				     "never calls the device API cannot be interrupted); try again later",
-				     t->id, t->entry->name, t->dpa->id, THREAD_STOP_WAIT_MS);
-			return false;
+			int asked = HALT_ASKED;
+
+			/* Not taken by the thread yet: take it back. Taken: it is leaving now. */
+			if (atomic_compare_exchange_strong(&t->stop, &asked, HALT_NONE)) {
+				dpa_wake_all();
+				CORE_LOG_ERR("%s: DPA thread %u (%s) of context %u is still in a run after %u ms (a "
+					     "loop that never calls the device API cannot be interrupted); not "
+					     "stopped, try again later",
+					     func, t->id, t->entry->name, t->dpa->id, THREAD_STOP_WAIT_MS);
+				return false;
+			}
+			deadline = UINT64_MAX;
 		}
 		dpa_wait_seq(snap, 10000);
 	}
@@ -259,7 +276,7 @@ static bool thread_halt(struct doca_dpa_thread *t)
 
 doca_error_t doca_dpa_thread_create(struct doca_dpa *dpa, struct doca_dpa_thread **dpa_thread)
 {
-	CHECK_NULL(dpa_thread);
+	DPA_CHECK_NULL(dpa_thread);
 	doca_error_t r = dpa_check(dpa, __func__);
 
 	if (r != DOCA_SUCCESS)
@@ -291,7 +308,7 @@ doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *dpa_thread)
 	}
 	struct doca_dpa *dpa = dpa_thread->dpa;
 
-	if (dpa_thread->state == THREAD_STARTED && !thread_halt(dpa_thread))
+	if (dpa_thread->state == THREAD_STARTED && !thread_halt(dpa_thread, __func__))
 		return DOCA_ERROR_TIME_OUT; /* still valid: it may be destroyed again */
 	dpa_thread->magic = 0;
 	atomic_fetch_sub(&dpa->thread_users, 1);
@@ -311,7 +328,7 @@ static doca_error_t thread_config_check(struct doca_dpa_thread *t, const char *f
 doca_error_t doca_dpa_thread_set_func_arg(struct doca_dpa_thread *dpa_thread, doca_dpa_func_t *func, uint64_t arg)
 {
 	CHECK_OBJ(dpa_thread, THREAD_MAGIC, "doca_dpa_thread");
-	CHECK_NULL(func);
+	DPA_CHECK_NULL(func);
 	doca_error_t r = thread_config_check(dpa_thread, __func__);
 
 	if (r != DOCA_SUCCESS)
@@ -331,6 +348,13 @@ doca_error_t doca_dpa_thread_set_func_arg(struct doca_dpa_thread *dpa_thread, do
 							   : "a DPA thread's kernel takes one uint64_t argument or none");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	if (e->nparams == 1 && e->args_size > sizeof(uint64_t)) {
+		/* thread_main packs arg, a uint64_t, through the kernel's own packer. */
+		CORE_LOG_ERR("%s: kernel %s takes a %u-byte parameter; a DPA thread's kernel takes one uint64_t "
+			     "argument (or none), which gets arg",
+			     __func__, e->name, e->args_size);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
 	dpa_thread->func = func;
 	dpa_thread->entry = e;
 	dpa_thread->arg = arg;
@@ -340,8 +364,8 @@ doca_error_t doca_dpa_thread_set_func_arg(struct doca_dpa_thread *dpa_thread, do
 doca_error_t doca_dpa_thread_get_func_arg(struct doca_dpa_thread *dpa_thread, doca_dpa_func_t **func, uint64_t *arg)
 {
 	CHECK_OBJ(dpa_thread, THREAD_MAGIC, "doca_dpa_thread");
-	CHECK_NULL(func);
-	CHECK_NULL(arg);
+	DPA_CHECK_NULL(func);
+	DPA_CHECK_NULL(arg);
 	if (dpa_thread->func == NULL) {
 		CORE_LOG_ERR("%s: DPA thread %u has no function set", __func__, dpa_thread->id);
 		return DOCA_ERROR_BAD_STATE;
@@ -364,7 +388,7 @@ doca_error_t doca_dpa_thread_set_local_storage(struct doca_dpa_thread *dpa_threa
 doca_error_t doca_dpa_thread_get_local_storage(struct doca_dpa_thread *dpa_thread, doca_dpa_dev_uintptr_t *dev_ptr)
 {
 	CHECK_OBJ(dpa_thread, THREAD_MAGIC, "doca_dpa_thread");
-	CHECK_NULL(dev_ptr);
+	DPA_CHECK_NULL(dev_ptr);
 	*dev_ptr = dpa_thread->local_storage;
 	return DOCA_SUCCESS;
 }
@@ -392,7 +416,7 @@ doca_error_t doca_dpa_thread_get_affinity(struct doca_dpa_thread *dpa_thread,
 					  const struct doca_dpa_eu_affinity **affinity)
 {
 	CHECK_OBJ(dpa_thread, THREAD_MAGIC, "doca_dpa_thread");
-	CHECK_NULL(affinity);
+	DPA_CHECK_NULL(affinity);
 	if (!dpa_thread->affinity.set) {
 		CORE_LOG_ERR("%s: DPA thread %u has no affinity (it may run on any EU)", __func__, dpa_thread->id);
 		return DOCA_ERROR_NOT_FOUND;
@@ -422,7 +446,7 @@ doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa_thread)
 		CORE_LOG_ERR("%s: out of memory", __func__);
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	atomic_store(&dpa_thread->stop, false);
+	atomic_store(&dpa_thread->stop, HALT_NONE);
 	atomic_store(&dpa_thread->exited, false);
 	atomic_store(&dpa_thread->finished, false);
 	atomic_store(&dpa_thread->runnable, false);
@@ -447,7 +471,7 @@ doca_error_t doca_dpa_thread_stop(struct doca_dpa_thread *dpa_thread)
 		CORE_LOG_ERR("%s: DPA thread %u is not started", __func__, dpa_thread->id);
 		return DOCA_ERROR_BAD_STATE;
 	}
-	if (!thread_halt(dpa_thread))
+	if (!thread_halt(dpa_thread, __func__))
 		return DOCA_ERROR_TIME_OUT;
 	dpa_thread->state = THREAD_CREATED;
 	return DOCA_SUCCESS;
@@ -469,7 +493,7 @@ doca_error_t doca_dpa_thread_run(struct doca_dpa_thread *dpa_thread)
 doca_error_t doca_dpa_thread_get_id(struct doca_dpa_thread *dpa_thread, uint32_t *dpa_thread_id)
 {
 	CHECK_OBJ(dpa_thread, THREAD_MAGIC, "doca_dpa_thread");
-	CHECK_NULL(dpa_thread_id);
+	DPA_CHECK_NULL(dpa_thread_id);
 	*dpa_thread_id = dpa_thread->id;
 	return DOCA_SUCCESS;
 }
@@ -479,7 +503,7 @@ doca_error_t doca_dpa_thread_get_id(struct doca_dpa_thread *dpa_thread, uint32_t
 doca_error_t doca_dpa_notification_completion_create(struct doca_dpa *dpa, struct doca_dpa_thread *dpa_thread,
 						     struct doca_dpa_notification_completion **notify_comp)
 {
-	CHECK_NULL(notify_comp);
+	DPA_CHECK_NULL(notify_comp);
 	doca_error_t r = dpa_check(dpa, __func__);
 
 	if (r != DOCA_SUCCESS)
@@ -517,7 +541,6 @@ static bool notify_unpublish(struct doca_dpa_notification_completion *n, const c
 		return true;
 	/* A device notify that already found it finishes before the thread can go. */
 	if (!dpa_htab_unpublish(&notify_htab, n->slot, NOTIFY_UNPUBLISH_WAIT_MS)) {
-		dpa_htab_republish(&notify_htab, n->slot, n);
 		CORE_LOG_ERR("%s: the notification completion of DPA thread %u is still used by a device call after "
 			     "%u ms; try again later",
 			     func, n->thread->id, NOTIFY_UNPUBLISH_WAIT_MS);
@@ -543,7 +566,7 @@ doca_error_t doca_dpa_notification_completion_get_thread(struct doca_dpa_notific
 							 struct doca_dpa_thread **dpa_thread)
 {
 	CHECK_OBJ(notify_comp, NOTIFY_MAGIC, "doca_dpa_notification_completion");
-	CHECK_NULL(dpa_thread);
+	DPA_CHECK_NULL(dpa_thread);
 	*dpa_thread = notify_comp->thread;
 	return DOCA_SUCCESS;
 }
@@ -551,7 +574,7 @@ doca_error_t doca_dpa_notification_completion_get_thread(struct doca_dpa_notific
 doca_error_t doca_dpa_notification_completion_start(struct doca_dpa_notification_completion *notify_comp)
 {
 	CHECK_OBJ(notify_comp, NOTIFY_MAGIC, "doca_dpa_notification_completion");
-	if (notify_comp->started) {
+	if (notify_comp->has_slot) {
 		CORE_LOG_ERR("%s: the notification completion of DPA thread %u is already started", __func__,
 			     notify_comp->thread->id);
 		return DOCA_ERROR_BAD_STATE;
@@ -566,21 +589,19 @@ doca_error_t doca_dpa_notification_completion_start(struct doca_dpa_notification
 		CORE_LOG_ERR("%s: %u notification completions are already started", __func__, NOTIFY_SLOTS);
 		return DOCA_ERROR_FULL;
 	}
-	notify_comp->started = true;
 	return DOCA_SUCCESS;
 }
 
 doca_error_t doca_dpa_notification_completion_stop(struct doca_dpa_notification_completion *notify_comp)
 {
 	CHECK_OBJ(notify_comp, NOTIFY_MAGIC, "doca_dpa_notification_completion");
-	if (!notify_comp->started) {
+	if (!notify_comp->has_slot) {
 		CORE_LOG_ERR("%s: the notification completion of DPA thread %u is not started", __func__,
 			     notify_comp->thread->id);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	if (!notify_unpublish(notify_comp, __func__))
 		return DOCA_ERROR_TIME_OUT;
-	notify_comp->started = false;
 	return DOCA_SUCCESS;
 }
 
@@ -588,8 +609,8 @@ doca_error_t doca_dpa_notification_completion_get_dpa_handle(struct doca_dpa_not
 							     doca_dpa_dev_notification_completion_t *handle)
 {
 	CHECK_OBJ(notify_comp, NOTIFY_MAGIC, "doca_dpa_notification_completion");
-	CHECK_NULL(handle);
-	if (!notify_comp->started) {
+	DPA_CHECK_NULL(handle);
+	if (!notify_comp->has_slot) {
 		CORE_LOG_ERR("%s: the notification completion of DPA thread %u is not started", __func__,
 			     notify_comp->thread->id);
 		return DOCA_ERROR_BAD_STATE;

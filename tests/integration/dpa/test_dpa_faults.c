@@ -1,12 +1,14 @@
 /*
  * test_dpa_faults.c - lifetimes and faults at the edges of the DPA runtime: sync events
- * named by launches not yet complete, faults inside device API calls, destroy while a
- * kernel spins, signals that are not kernel faults, handlers that chain to each other,
+ * named by launches not yet complete (destroy and set_addr refused), faults inside device
+ * API calls, destroy while a kernel spins (queued launches kept), stop and destroy while
+ * an RPC runs, signals that are not kernel faults, handlers that chain to each other,
  * stack overflow in an RPC, typedef'd float arguments and compound-literal arguments.
  *
  * Tests that fault create their context in the test body: doca_dpa_create installs the
  * fault handler, and cmocka swaps its own handlers in and out around every fixture.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +40,7 @@
 
 extern struct doca_dpa_app *dpa_test_app;
 extern doca_dpa_func_t hello_kernel, signal_kernel, spin_kernel, bad_get_kernel, f32_rpc, raise_rpc,
-	overflow_rpc, add_rpc, structs_rpc;
+	overflow_rpc, add_rpc, structs_rpc, spin_rpc;
 
 struct fx {
 	struct doca_dev *dev;
@@ -62,42 +64,12 @@ static int fx_teardown(void **state)
 	return 0;
 }
 
-static struct doca_dpa *ctx_new(struct fx *f)
-{
-	struct doca_dpa *dpa = NULL;
-
-	assert_int_equal(doca_dpa_create(f->dev, &dpa), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_set_app(dpa, dpa_test_app), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_start(dpa), DOCA_SUCCESS);
-	return dpa;
-}
-
-static struct doca_sync_event *event_new(struct doca_dpa *dpa)
-{
-	struct doca_sync_event *ev = NULL;
-
-	assert_int_equal(doca_sync_event_create(&ev), DOCA_SUCCESS);
-	assert_int_equal(doca_sync_event_add_publisher_location_dpa(ev, dpa), DOCA_SUCCESS);
-	assert_int_equal(doca_sync_event_start(ev), DOCA_SUCCESS);
-	return ev;
-}
-
-static bool wait_fatal(struct doca_dpa *dpa)
-{
-	for (int i = 0; i < 2000; i++) {
-		if (doca_dpa_peek_at_last_error(dpa) == DOCA_ERROR_BAD_STATE)
-			return true;
-		usleep(1000);
-	}
-	return false;
-}
-
 /* A pending launch holds its wait and completion events: destroying them is IN_USE. */
 static void test_event_held_by_pending_launch(void **state)
 {
 	struct fx *f = *state;
-	struct doca_dpa *dpa = ctx_new(f);
-	struct doca_sync_event *wait_ev = event_new(dpa), *comp = event_new(dpa);
+	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
+	struct doca_sync_event *wait_ev = dpa_test_event(NULL, dpa, true), *comp = dpa_test_event(NULL, dpa, true);
 	uint64_t v = 0;
 
 	assert_int_equal(doca_dpa_kernel_launch_update_set(dpa, wait_ev, 1, comp, 7, 1, &hello_kernel), DOCA_SUCCESS);
@@ -121,7 +93,7 @@ static void test_event_held_by_pending_launch(void **state)
 static void test_cancelled_launch_releases_events(void **state)
 {
 	struct fx *f = *state;
-	struct doca_dpa *dpa = ctx_new(f);
+	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	struct doca_sync_event *wait_ev, *comp;
 
 	/* Events without a DPA location: they do not hold the context. */
@@ -144,14 +116,14 @@ static void test_cancelled_launch_releases_events(void **state)
 static void test_fault_in_device_call_releases_event(void **state)
 {
 	struct fx *f = *state;
-	struct doca_dpa *dpa = ctx_new(f);
-	struct doca_sync_event *ev = event_new(dpa);
+	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
+	struct doca_sync_event *ev = dpa_test_event(NULL, dpa, true);
 	doca_dpa_dev_sync_event_t h = 0;
 
 	assert_int_equal(doca_sync_event_get_dpa_handle(ev, dpa, &h), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &bad_get_kernel, h, 0x18ull),
 			 DOCA_SUCCESS);
-	assert_true(wait_fatal(dpa));
+	assert_true(dpa_test_wait_fatal(dpa));
 	usleep(10 * 1000);
 	assert_int_equal(dpa_test_log_count("[ERR]", "bad_get_kernel (rank 0 of 1) faulted", (const char *)NULL), 1);
 	uint64_t t0 = (uint64_t)time(NULL);
@@ -162,7 +134,7 @@ static void test_fault_in_device_call_releases_event(void **state)
 	if (DPA_TEST_TSAN)
 		return;
 
-	dpa = ctx_new(f);
+	dpa = dpa_test_started(f->dev, dpa_test_app);
 	assert_int_equal(doca_sync_event_create(&ev), DOCA_SUCCESS);
 	assert_int_equal(doca_sync_event_add_publisher_location_dpa(ev, dpa), DOCA_SUCCESS);
 	assert_int_equal(doca_sync_event_set_addr(ev, (uint64_t *)0x20), DOCA_SUCCESS);
@@ -172,7 +144,7 @@ static void test_fault_in_device_call_releases_event(void **state)
 	assert_int_equal(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &signal_kernel, 0ull, 0ull, h,
 							   1ull),
 			 DOCA_SUCCESS);
-	assert_true(wait_fatal(dpa));
+	assert_true(dpa_test_wait_fatal(dpa));
 	usleep(10 * 1000);
 	assert_int_equal(dpa_test_log_count("[ERR]", "signal_kernel (rank 0 of 1) faulted", (const char *)NULL), 1);
 	assert_int_equal(doca_sync_event_destroy(ev), DOCA_SUCCESS);
@@ -187,7 +159,7 @@ static void test_fault_in_device_call_releases_event(void **state)
 static void test_destroy_with_spinning_kernel_times_out(void **state)
 {
 	struct fx *f = *state;
-	struct doca_dpa *dpa = ctx_new(f);
+	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	struct doca_sync_event *comp;
 	doca_dpa_dev_uintptr_t flag = 0;
 	uint64_t one = 1;
@@ -217,6 +189,144 @@ static void test_destroy_with_spinning_kernel_times_out(void **state)
 }
 
 /*
+ * Destroy times out on a spinning kernel while another launch is still queued for its
+ * wait event: the queued launch is kept (not cancelled, no log line saying so) and runs
+ * once its event arrives; the context can then be destroyed.
+ */
+static void test_destroy_timeout_keeps_queued_launch(void **state)
+{
+	struct fx *f = *state;
+	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
+	struct doca_sync_event *gate, *comp;
+	doca_dpa_dev_uintptr_t flag = 0;
+	uint64_t v = 0;
+
+	/* No DPA location: the events do not hold the context. */
+	assert_int_equal(doca_sync_event_create(&gate), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_start(gate), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_create(&comp), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_start(comp), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_mem_alloc(dpa, sizeof(uint64_t), &flag), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_memset(dpa, flag, 0, sizeof(uint64_t)), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &spin_kernel, flag), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_kernel_launch_update_set(dpa, gate, 1, comp, 1, 2, &hello_kernel), DOCA_SUCCESS);
+	dpa_test_log_clear();
+	assert_int_equal(doca_dpa_destroy(dpa), DOCA_ERROR_TIME_OUT);
+	dpa_test_expect_one_log("1 launch(es) still running after", "not destroyed", "1 queued launch(es) kept");
+	/* The kernel returns, the gate opens: the kept launch runs and completes. */
+	__atomic_store_n((uint64_t *)(uintptr_t)flag, 1, __ATOMIC_RELEASE);
+	assert_int_equal(doca_sync_event_update_set(gate, 1), DOCA_SUCCESS);
+	assert_true(dpa_test_wait_value(comp, 1, 5000));
+	assert_int_equal(doca_sync_event_get(comp, &v), DOCA_SUCCESS);
+	assert_int_equal(v, 1);
+	assert_int_equal(dpa_test_log_count("[ERR]", "cancelled", (const char *)NULL), 0);
+	assert_int_equal(doca_dpa_peek_at_last_error(dpa), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_destroy(gate), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_destroy(comp), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_destroy(dpa), DOCA_SUCCESS);
+}
+
+struct rpc_call {
+	struct doca_dpa *dpa;
+	doca_dpa_dev_uintptr_t flag;
+	uint64_t ret;
+	doca_error_t result;
+};
+
+static void *call_spin_rpc(void *arg)
+{
+	struct rpc_call *c = arg;
+
+	c->result = doca_dpa_rpc(c->dpa, &spin_rpc, &c->ret, c->flag);
+	return NULL;
+}
+
+/*
+ * An RPC runs device code on its caller's thread, in the context's heap: while one runs
+ * on another thread, stop and destroy are IN_USE (logged, context intact); once it has
+ * returned, both work.
+ */
+static void test_stop_and_destroy_refused_during_rpc(void **state)
+{
+	struct fx *f = *state;
+	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
+	struct rpc_call c = {.dpa = dpa, .result = DOCA_ERROR_UNKNOWN};
+	pthread_t t;
+	uint64_t ret = 0;
+
+	assert_int_equal(doca_dpa_mem_alloc(dpa, sizeof(uint64_t), &c.flag), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_memset(dpa, c.flag, 0, sizeof(uint64_t)), DOCA_SUCCESS);
+	assert_int_equal(pthread_create(&t, NULL, call_spin_rpc, &c), 0);
+	usleep(50 * 1000); /* the RPC is spinning by now */
+	dpa_test_log_clear();
+	assert_int_equal(doca_dpa_stop(dpa), DOCA_ERROR_IN_USE);
+	dpa_test_expect_one_log("doca_dpa_stop", "0 kernel launch(es) pending or running and 1 RPC(s) running");
+	assert_int_equal(doca_dpa_destroy(dpa), DOCA_ERROR_IN_USE);
+	dpa_test_expect_one_log("doca_dpa_destroy", "1 RPC(s) running on other threads", "not destroyed");
+	/* Intact and started: another RPC runs meanwhile. */
+	assert_int_equal(doca_dpa_rpc(dpa, &add_rpc, &ret, 1ull, 2u), DOCA_SUCCESS);
+	assert_int_equal(ret, 4);
+	__atomic_store_n((uint64_t *)(uintptr_t)c.flag, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	assert_int_equal(c.result, DOCA_SUCCESS);
+	assert_int_equal(c.ret, 5);
+	assert_int_equal(doca_dpa_stop(dpa), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_start(dpa), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_destroy(dpa), DOCA_SUCCESS);
+}
+
+/*
+ * set_addr on a stopped event that a queued launch still reads (its wait event) or a
+ * running launch will write, or that has a DPA handle: BAD_STATE, one log line, the
+ * event keeps its value and works on.
+ */
+static void test_set_addr_refused_while_used(void **state)
+{
+	struct fx *f = *state;
+	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
+	struct doca_sync_event *wait_ev, *comp, *exported = dpa_test_event(NULL, dpa, true);
+	doca_dpa_dev_sync_event_t h = 0;
+	static uint64_t cell;
+	uint64_t v = 0;
+
+	assert_int_equal(doca_sync_event_create(&wait_ev), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_start(wait_ev), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_create(&comp), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_start(comp), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_kernel_launch_update_set(dpa, wait_ev, 2, comp, 9, 1, &hello_kernel), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_stop(wait_ev), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_stop(comp), DOCA_SUCCESS);
+	dpa_test_log_clear();
+	assert_int_equal(doca_sync_event_set_addr(wait_ev, &cell), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_one_log("doca_sync_event_set_addr", "is the wait or completion event of 1 kernel launch(es)");
+	assert_int_equal(doca_sync_event_set_addr(comp, &cell), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_one_log("doca_sync_event_set_addr", "is the wait or completion event of 1 kernel launch(es)");
+	/* Both unchanged: the launch runs on the event's own value and completes into comp. */
+	assert_int_equal(doca_sync_event_start(wait_ev), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_start(comp), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_update_set(wait_ev, 2), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_wait_eq(comp, 9, UINT64_MAX), DOCA_SUCCESS);
+	assert_int_equal(__atomic_load_n(&cell, __ATOMIC_ACQUIRE), 0);
+	/* Launch complete: the address may be set now. */
+	assert_int_equal(doca_sync_event_stop(comp), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_set_addr(comp, &cell), DOCA_SUCCESS);
+
+	assert_int_equal(doca_sync_event_get_dpa_handle(exported, dpa, &h), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_update_set(exported, 4), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_stop(exported), DOCA_SUCCESS);
+	dpa_test_log_clear();
+	assert_int_equal(doca_sync_event_set_addr(exported, &cell), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_one_log("doca_sync_event_set_addr", "has a DPA handle");
+	assert_int_equal(doca_sync_event_start(exported), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_get(exported, &v), DOCA_SUCCESS);
+	assert_int_equal(v, 4);
+	assert_int_equal(doca_sync_event_destroy(exported), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_destroy(wait_ev), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_destroy(comp), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_destroy(dpa), DOCA_SUCCESS);
+}
+
+/*
  * A handle slot reused by another event: the first event's handle stays stale (the slot
  * generation moved on before the slot was freed), so device code using it fails with a
  * fatal device error instead of updating the new event. The slot is reached again by
@@ -225,19 +335,19 @@ static void test_destroy_with_spinning_kernel_times_out(void **state)
 static void test_stale_handle_after_slot_reuse(void **state)
 {
 	struct fx *f = *state;
-	struct doca_dpa *dpa = ctx_new(f);
-	struct doca_sync_event *a = event_new(dpa), *b;
+	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
+	struct doca_sync_event *a = dpa_test_event(NULL, dpa, true), *b;
 	doca_dpa_dev_sync_event_t ha = 0, hb = 0, h = 0;
 	uint64_t v = 1;
 
 	assert_int_equal(doca_sync_event_get_dpa_handle(a, dpa, &ha), DOCA_SUCCESS);
 	assert_int_equal(doca_sync_event_destroy(a), DOCA_SUCCESS);
 	for (unsigned int i = 0; i < 65535u; i++) {
-		b = event_new(dpa);
+		b = dpa_test_event(NULL, dpa, true);
 		assert_int_equal(doca_sync_event_get_dpa_handle(b, dpa, &h), DOCA_SUCCESS);
 		assert_int_equal(doca_sync_event_destroy(b), DOCA_SUCCESS);
 	}
-	b = event_new(dpa);
+	b = dpa_test_event(NULL, dpa, true);
 	assert_int_equal(doca_sync_event_get_dpa_handle(b, dpa, &hb), DOCA_SUCCESS);
 	assert_int_equal(hb & 0xffffffu, ha & 0xffffffu); /* the same slot */
 	assert_true(hb != ha);				   /* another generation */
@@ -245,7 +355,7 @@ static void test_stale_handle_after_slot_reuse(void **state)
 	assert_int_equal(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &signal_kernel, 0ull, 0ull, ha,
 							   1ull),
 			 DOCA_SUCCESS);
-	assert_true(wait_fatal(dpa));
+	assert_true(dpa_test_wait_fatal(dpa));
 	usleep(10 * 1000);
 	assert_int_equal(dpa_test_log_count("[ERR]", "is not the handle of a started sync event", (const char *)NULL),
 			 1);
@@ -298,7 +408,7 @@ static void app_handler(int sig, siginfo_t *si, void *uc)
 
 static void chained_host_fault(struct fx *f)
 {
-	struct doca_dpa *dpa = ctx_new(f);
+	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	struct sigaction sa;
 	uint64_t ret = 0;
 
@@ -313,7 +423,7 @@ static void chained_host_fault(struct fx *f)
 	/* Launch, RPC and a second context: flowdpa re-installs over app_handler at most once. */
 	if (doca_dpa_rpc(dpa, &add_rpc, &ret, 1ull, 2u) != DOCA_SUCCESS)
 		_exit(3);
-	struct doca_dpa *dpa2 = ctx_new(f);
+	struct doca_dpa *dpa2 = dpa_test_started(f->dev, dpa_test_app);
 
 	(void)dpa2;
 	volatile uintptr_t bad = 0x8; /* through a volatile: the compiler cannot see the address */
@@ -335,7 +445,7 @@ static void test_chained_handlers_do_not_cycle(void **state)
 
 static void rpc_raises_sigsegv(struct fx *f)
 {
-	struct doca_dpa *dpa = ctx_new(f);
+	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	uint64_t ret = 0;
 
 	/* Reported as a kernel fault, this would return DRIVER and the child exit 5. */
@@ -360,7 +470,7 @@ static void test_rpc_stack_overflow_is_reported(void **state)
 
 	if (DPA_TEST_TSAN)
 		skip(); /* TSan's runtime does not survive a stack overflow reliably */
-	struct doca_dpa *dpa = ctx_new(f);
+	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 
 	assert_int_equal(doca_dpa_rpc(dpa, &overflow_rpc, &ret, UINT64_MAX), DOCA_ERROR_DRIVER);
 	assert_int_equal(ret, 0);
@@ -368,7 +478,7 @@ static void test_rpc_stack_overflow_is_reported(void **state)
 	assert_int_equal(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_BAD_STATE);
 	assert_int_equal(doca_dpa_destroy(dpa), DOCA_SUCCESS);
 	/* The thread carries on: another context's RPC runs on it. */
-	dpa = ctx_new(f);
+	dpa = dpa_test_started(f->dev, dpa_test_app);
 	assert_int_equal(doca_dpa_rpc(dpa, &add_rpc, &ret, 1ull, 2u), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_destroy(dpa), DOCA_SUCCESS);
 }
@@ -377,7 +487,7 @@ static void test_rpc_stack_overflow_is_reported(void **state)
 static void test_typedef_float_argument(void **state)
 {
 	struct fx *f = *state;
-	struct doca_dpa *dpa = ctx_new(f);
+	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	uint64_t ret = 0;
 
 	assert_int_equal(doca_dpa_rpc(dpa, &f32_rpc, &ret, 2.5f, 10u), DOCA_SUCCESS);
@@ -389,7 +499,7 @@ static void test_typedef_float_argument(void **state)
 static void test_compound_literal_hint(void **state)
 {
 	struct fx *f = *state;
-	struct doca_dpa *dpa = ctx_new(f);
+	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	doca_dpa_dev_uintptr_t buf = 0;
 	uint64_t ret = 0;
 
@@ -420,6 +530,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cancelled_launch_releases_events, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_fault_in_device_call_releases_event, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_with_spinning_kernel_times_out, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_destroy_timeout_keeps_queued_launch, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_stop_and_destroy_refused_during_rpc, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_set_addr_refused_while_used, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_stale_handle_after_slot_reuse, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_chained_handlers_do_not_cycle, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_sent_signal_is_not_a_kernel_fault, fx_setup, fx_teardown),

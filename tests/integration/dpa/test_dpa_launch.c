@@ -37,9 +37,7 @@ static int fx_setup(void **state)
 	static struct fx f;
 
 	f.dev = dpa_test_open_dev(0);
-	assert_int_equal(doca_dpa_create(f.dev, &f.dpa), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_set_app(f.dpa, dpa_test_app), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_start(f.dpa), DOCA_SUCCESS);
+	f.dpa = dpa_test_started(f.dev, dpa_test_app);
 	dpa_test_log_clear();
 	*state = &f;
 	return 0;
@@ -54,22 +52,6 @@ static int fx_teardown(void **state)
 	return 0;
 }
 
-static struct doca_sync_event *event_new(struct fx *f, bool dpa_pub)
-{
-	struct doca_sync_event *ev = NULL;
-
-	assert_int_equal(doca_sync_event_create(&ev), DOCA_SUCCESS);
-	if (dpa_pub) {
-		assert_int_equal(doca_sync_event_add_publisher_location_dpa(ev, f->dpa), DOCA_SUCCESS);
-		assert_int_equal(doca_sync_event_add_subscriber_location_cpu(ev, f->dev), DOCA_SUCCESS);
-	} else {
-		assert_int_equal(doca_sync_event_add_publisher_location_cpu(ev, f->dev), DOCA_SUCCESS);
-		assert_int_equal(doca_sync_event_add_subscriber_location_dpa(ev, f->dpa), DOCA_SUCCESS);
-	}
-	assert_int_equal(doca_sync_event_start(ev), DOCA_SUCCESS);
-	return ev;
-}
-
 static uint64_t event_get(struct doca_sync_event *ev)
 {
 	uint64_t v = 0;
@@ -82,7 +64,7 @@ static uint64_t event_get(struct doca_sync_event *ev)
 static void test_hello_wait_and_completion(void **state)
 {
 	struct fx *f = *state;
-	struct doca_sync_event *wait_ev = event_new(f, false), *comp_ev = event_new(f, true);
+	struct doca_sync_event *wait_ev = dpa_test_event(f->dev, f->dpa, false), *comp_ev = dpa_test_event(f->dev, f->dpa, true);
 
 	assert_int_equal(doca_dpa_kernel_launch_update_set(f->dpa, wait_ev, 4, comp_ev, 10, 1, &hello_kernel),
 			 DOCA_SUCCESS);
@@ -145,7 +127,7 @@ static void test_ranks_written_to_device_memory(void **state)
 {
 	struct fx *f = *state;
 	unsigned int max = 0;
-	struct doca_sync_event *comp = event_new(f, true);
+	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true);
 	doca_dpa_dev_uintptr_t buf = 0;
 
 	assert_int_equal(doca_dpa_get_max_threads_per_kernel(f->dpa, &max), DOCA_SUCCESS);
@@ -174,7 +156,7 @@ static void test_ranks_written_to_device_memory(void **state)
 static void test_13_mixed_arguments(void **state)
 {
 	struct fx *f = *state;
-	struct doca_sync_event *comp = event_new(f, true);
+	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true);
 	doca_dpa_dev_uintptr_t out = 0;
 	struct dpa_test_triple t = {.a = 0xa1a2a3a4u, .b = 0xb1b2b3b4b5b6b7b8ull, .c = 0xc1c2};
 	struct dpa_test_args13 r;
@@ -241,8 +223,8 @@ static void test_rpc_two_structs_by_value(void **state)
 static void test_device_to_host_sync_event(void **state)
 {
 	struct fx *f = *state;
-	struct doca_sync_event *dev_ev = event_new(f, true), *host_ev = event_new(f, false),
-			       *comp = event_new(f, true);
+	struct doca_sync_event *dev_ev = dpa_test_event(f->dev, f->dpa, true), *host_ev = dpa_test_event(f->dev, f->dpa, false),
+			       *comp = dpa_test_event(f->dev, f->dpa, true);
 	doca_dpa_dev_sync_event_t dev_h = 0, host_h = 0;
 
 	assert_int_equal(doca_sync_event_get_dpa_handle(dev_ev, f->dpa, &dev_h), DOCA_SUCCESS);
@@ -276,7 +258,7 @@ static void test_device_to_host_sync_event(void **state)
 static void test_update_add_once_per_launch(void **state)
 {
 	struct fx *f = *state;
-	struct doca_sync_event *comp = event_new(f, true);
+	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true);
 
 	for (int i = 0; i < 10; i++)
 		assert_int_equal(doca_dpa_kernel_launch_update_add(f->dpa, NULL, 0, comp, 3, 8, &hello_kernel),
@@ -291,7 +273,7 @@ static void test_update_add_once_per_launch(void **state)
 static void test_symbol_isolation(void **state)
 {
 	struct fx *f = *state;
-	struct doca_sync_event *comp = event_new(f, true);
+	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true);
 	doca_dpa_dev_uintptr_t out = 0;
 	uint64_t v = 0;
 
@@ -309,7 +291,7 @@ static void test_symbol_isolation(void **state)
 static void test_thread_finish_ends_instance(void **state)
 {
 	struct fx *f = *state;
-	struct doca_sync_event *comp = event_new(f, true);
+	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true);
 	doca_dpa_dev_uintptr_t out = 0;
 	uint64_t v = 0;
 
@@ -324,16 +306,6 @@ static void test_thread_finish_ends_instance(void **state)
 	assert_int_equal(doca_sync_event_destroy(comp), DOCA_SUCCESS);
 }
 
-static bool wait_fatal(struct doca_dpa *dpa)
-{
-	for (int i = 0; i < 2000; i++) {
-		if (doca_dpa_peek_at_last_error(dpa) == DOCA_ERROR_BAD_STATE)
-			return true;
-		usleep(1000);
-	}
-	return false;
-}
-
 /*
  * Rank 2 of 4 writes to unmapped address 0x10 (not NULL, so that a UBSan build lets the
  * store reach the MMU): reported with kernel, rank and signal; the host continues.
@@ -341,18 +313,16 @@ static bool wait_fatal(struct doca_dpa *dpa)
 static void test_faulting_kernel_is_reported(void **state)
 {
 	struct fx *f = *state;
-	struct doca_sync_event *comp = event_new(f, true);
+	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true);
 	uint64_t ret = 0;
 	struct doca_dpa *dpa;
 
 	/* A context created here, in the test body: doca_dpa_create (re)installs the fault
 	 * handler, and cmocka swaps its own in and out around every fixture and test. */
-	assert_int_equal(doca_dpa_create(f->dev, &dpa), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_set_app(dpa, dpa_test_app), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_start(dpa), DOCA_SUCCESS);
+	dpa = dpa_test_started(f->dev, dpa_test_app);
 	assert_int_equal(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, comp, 1, 4, &fault_kernel, 0x10ull, 2u),
 			 DOCA_SUCCESS);
-	assert_true(wait_fatal(dpa));
+	assert_true(dpa_test_wait_fatal(dpa));
 	usleep(20 * 1000);
 	assert_int_equal(event_get(comp), 0); /* a failed launch does not complete */
 	assert_int_equal(dpa_test_log_count("[ERR]", "kernel fault_kernel (rank 2 of 4) faulted: SIGSEGV at address 0x10",
@@ -371,17 +341,13 @@ static void test_faulting_kernel_is_reported(void **state)
 	/* The host and a new context carry on. */
 	struct doca_dpa *dpa2;
 
-	assert_int_equal(doca_dpa_create(f->dev, &dpa2), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_set_app(dpa2, dpa_test_app), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_start(dpa2), DOCA_SUCCESS);
+	dpa2 = dpa_test_started(f->dev, dpa_test_app);
 	assert_int_equal(doca_dpa_rpc(dpa2, &add_rpc, &ret, 1ull, 1u), DOCA_SUCCESS);
 	assert_int_equal(ret, 3);
 	assert_int_equal(doca_dpa_destroy(dpa2), DOCA_SUCCESS);
 
 	/* An RPC that faults: DRIVER, and the same report. */
-	assert_int_equal(doca_dpa_create(f->dev, &dpa2), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_set_app(dpa2, dpa_test_app), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_start(dpa2), DOCA_SUCCESS);
+	dpa2 = dpa_test_started(f->dev, dpa_test_app);
 	dpa_test_log_clear();
 	assert_int_equal(doca_dpa_rpc(dpa2, &fault_rpc, &ret, 8ull), DOCA_ERROR_DRIVER);
 	dpa_test_expect_log("RPC fault_rpc (rank 0 of 1) faulted: SIGSEGV at address 0x8");
@@ -397,7 +363,7 @@ static void test_invalid_device_handle_is_fatal(void **state)
 	assert_int_equal(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, NULL, 0, 1, &bad_handle_kernel,
 							   0x1234ull),
 			 DOCA_SUCCESS);
-	assert_true(wait_fatal(f->dpa));
+	assert_true(dpa_test_wait_fatal(f->dpa));
 	dpa_test_expect_log("kernel bad_handle_kernel (rank 0 of 1) stopped by a fatal device error",
 			    "0x1234 is not the handle of a started sync event");
 }
@@ -406,7 +372,7 @@ static void test_invalid_device_handle_is_fatal(void **state)
 static void test_launch_and_rpc_refusals(void **state)
 {
 	struct fx *f = *state;
-	struct doca_sync_event *comp = event_new(f, true), *idle;
+	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true), *idle;
 	unsigned int max = 0;
 	uint64_t ret = 0;
 
@@ -495,9 +461,7 @@ static void test_destroy_cancels_waiting_launch(void **state)
 	struct doca_dpa *dpa;
 	struct doca_sync_event *never;
 
-	assert_int_equal(doca_dpa_create(f->dev, &dpa), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_set_app(dpa, dpa_test_app), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_start(dpa), DOCA_SUCCESS);
+	dpa = dpa_test_started(f->dev, dpa_test_app);
 	assert_int_equal(doca_sync_event_create(&never), DOCA_SUCCESS);
 	assert_int_equal(doca_sync_event_start(never), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_kernel_launch_update_set(dpa, never, 3, NULL, 0, 2, &hello_kernel), DOCA_SUCCESS);

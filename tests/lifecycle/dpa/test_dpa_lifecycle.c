@@ -2,11 +2,13 @@
  * test_dpa_lifecycle.c - DPA contexts over their whole life and under concurrency: the
  * kernel_launch sample's exact order (events never stopped, context destroyed without
  * stop), many create/run/destroy cycles (leak-checked under ASan), launches from several
- * host threads at once with RPCs in between, a launch gated by an event the device sets,
- * and destroy while a kernel is blocked in a device wait.
+ * host threads at once with RPCs in between, launches and RPCs racing stop/start, a launch
+ * gated by an event the device sets, and destroy while a kernel is blocked in a device wait.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <doca_dpa.h>
@@ -16,32 +18,6 @@
 
 extern struct doca_dpa_app *dpa_test_app;
 extern doca_dpa_func_t hello_kernel, rank_kernel, signal_kernel, add_rpc;
-
-static struct doca_dpa *started(struct doca_dev *dev)
-{
-	struct doca_dpa *dpa = NULL;
-
-	assert_int_equal(doca_dpa_create(dev, &dpa), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_set_app(dpa, dpa_test_app), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_start(dpa), DOCA_SUCCESS);
-	return dpa;
-}
-
-static struct doca_sync_event *event(struct doca_dev *dev, struct doca_dpa *dpa, bool dpa_publishes)
-{
-	struct doca_sync_event *ev = NULL;
-
-	assert_int_equal(doca_sync_event_create(&ev), DOCA_SUCCESS);
-	if (dpa_publishes) {
-		assert_int_equal(doca_sync_event_add_publisher_location_dpa(ev, dpa), DOCA_SUCCESS);
-		assert_int_equal(doca_sync_event_add_subscriber_location_cpu(ev, dev), DOCA_SUCCESS);
-	} else {
-		assert_int_equal(doca_sync_event_add_publisher_location_cpu(ev, dev), DOCA_SUCCESS);
-		assert_int_equal(doca_sync_event_add_subscriber_location_dpa(ev, dpa), DOCA_SUCCESS);
-	}
-	assert_int_equal(doca_sync_event_start(ev), DOCA_SUCCESS);
-	return ev;
-}
 
 static void *release_wait_event(void *arg)
 {
@@ -55,8 +31,8 @@ static void test_kernel_launch_sample_order(void **state)
 {
 	(void)state;
 	struct doca_dev *dev = dpa_test_open_dev(0);
-	struct doca_dpa *dpa = started(dev);
-	struct doca_sync_event *wait_ev = event(dev, dpa, false), *comp_ev = event(dev, dpa, true);
+	struct doca_dpa *dpa = dpa_test_started(dev, dpa_test_app);
+	struct doca_sync_event *wait_ev = dpa_test_event(dev, dpa, false), *comp_ev = dpa_test_event(dev, dpa, true);
 	pthread_t t;
 
 	assert_int_equal(doca_dpa_kernel_launch_update_set(dpa, wait_ev, 4, comp_ev, 10, 1, &hello_kernel),
@@ -77,8 +53,8 @@ static void test_many_cycles(void **state)
 	struct doca_dev *dev = dpa_test_open_dev(0);
 
 	for (int i = 0; i < 40; i++) {
-		struct doca_dpa *dpa = started(dev);
-		struct doca_sync_event *comp = event(dev, dpa, true);
+		struct doca_dpa *dpa = dpa_test_started(dev, dpa_test_app);
+		struct doca_sync_event *comp = dpa_test_event(dev, dpa, true);
 		doca_dpa_dev_uintptr_t buf = 0;
 		uint64_t slots[8], ret = 0;
 
@@ -142,7 +118,7 @@ static void test_concurrent_launchers(void **state)
 	assert_int_equal(doca_dpa_set_app(dpa, dpa_test_app), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_set_log_level(dpa, DOCA_DPA_DEV_LOG_LEVEL_ERROR), DOCA_SUCCESS); /* quiet */
 	assert_int_equal(doca_dpa_start(dpa), DOCA_SUCCESS);
-	comp = event(dev, dpa, true);
+	comp = dpa_test_event(dev, dpa, true);
 	for (int i = 0; i < 4; i++) {
 		l[i] = (struct launcher){dpa, comp, 150, DOCA_SUCCESS};
 		assert_int_equal(pthread_create(&t[i], NULL, launch_many, &l[i]), 0);
@@ -157,13 +133,121 @@ static void test_concurrent_launchers(void **state)
 	assert_int_equal(doca_dev_close(dev), DOCA_SUCCESS);
 }
 
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+struct racer {
+	struct doca_dpa *dpa;
+	struct doca_sync_event *comp;
+	atomic_bool done;
+	atomic_long launched; /* launches accepted (SUCCESS) */
+	long refused;	 /* launches refused while stopped (BAD_STATE) or the pool was full (FULL) */
+	long rpcs_ok;	 /* RPCs that ran and returned the right value */
+	doca_error_t bad; /* any other result */
+};
+
+static void *race_launches(void *arg)
+{
+	struct racer *r = arg;
+
+	for (long i = 0; !atomic_load(&r->done); i++) {
+		doca_error_t e = doca_dpa_kernel_launch_update_add(r->dpa, NULL, 0, r->comp, 1, 1, &hello_kernel);
+
+		if (e == DOCA_SUCCESS)
+			r->launched++;
+		else if (e == DOCA_ERROR_BAD_STATE || e == DOCA_ERROR_FULL)
+			r->refused++;
+		else
+			r->bad = e;
+		if (i % 64 == 63)
+			usleep(200); /* let the launches drain now and then, so that stops get through */
+		if (i % 8 == 0) {
+			uint64_t ret = 0;
+
+			e = doca_dpa_rpc(r->dpa, &add_rpc, &ret, 1ull, 1u);
+			if (e == DOCA_SUCCESS && ret == 3)
+				r->rpcs_ok++;
+			else if (e != DOCA_ERROR_BAD_STATE)
+				r->bad = e != DOCA_SUCCESS ? e : DOCA_ERROR_UNEXPECTED;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * One thread launches (and calls RPCs) while another stops and restarts the context as
+ * fast as it can: every launch is either refused (BAD_STATE while stopped) or completes
+ * exactly once, stop is refused (IN_USE) while launches or RPCs are in flight, nothing
+ * crashes and the completion event can be destroyed at the end (no reference leaked).
+ */
+static void test_launch_races_stop_start(void **state)
+{
+	(void)state;
+	struct doca_dev *dev = dpa_test_open_dev(0);
+	struct doca_dpa *dpa;
+	struct racer r = {0};
+	pthread_t t;
+	int stops = 0, busy = 0;
+
+	assert_int_equal(doca_dpa_create(dev, &dpa), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_set_app(dpa, dpa_test_app), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_set_log_level(dpa, DOCA_DPA_DEV_LOG_LEVEL_ERROR), DOCA_SUCCESS); /* quiet */
+	assert_int_equal(doca_dpa_start(dpa), DOCA_SUCCESS);
+	r.dpa = dpa;
+	/* No DPA location: the event does not hold the context. */
+	assert_int_equal(doca_sync_event_create(&r.comp), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_start(r.comp), DOCA_SUCCESS);
+	r.bad = DOCA_SUCCESS;
+	dpa_test_log_quiet(true); /* every refused launch and stop logs a line */
+	assert_int_equal(pthread_create(&t, NULL, race_launches, &r), 0);
+	while (atomic_load(&r.launched) == 0) /* the launcher is going */
+		usleep(100);
+	uint64_t t_end = now_us() + 500 * 1000;
+
+	while (now_us() < t_end) {
+		doca_error_t e = doca_dpa_stop(dpa);
+
+		if (e == DOCA_SUCCESS) {
+			stops++;
+			assert_int_equal(doca_dpa_start(dpa), DOCA_SUCCESS);
+		} else {
+			assert_int_equal(e, DOCA_ERROR_IN_USE);
+			busy++;
+		}
+	}
+	atomic_store(&r.done, true);
+	pthread_join(t, NULL);
+	dpa_test_log_quiet(false);
+	assert_int_equal(r.bad, DOCA_SUCCESS);
+	long launched = atomic_load(&r.launched);
+
+	/* Every accepted launch completes once (bounded wait: a lost one would hang a wait_eq). */
+	assert_true(dpa_test_wait_value(r.comp, (uint64_t)launched, 10000));
+	usleep(20 * 1000);
+	uint64_t v = 0;
+
+	assert_int_equal(doca_sync_event_get(r.comp, &v), DOCA_SUCCESS);
+	assert_int_equal(v, (uint64_t)launched);
+	print_message("stops %d, refused stops %d, launches %ld, refused launches %ld, RPCs %ld\n", stops, busy,
+		      launched, r.refused, r.rpcs_ok);
+	dpa_test_log_clear();
+	assert_int_equal(doca_sync_event_destroy(r.comp), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_destroy(dpa), DOCA_SUCCESS);
+	assert_int_equal(doca_dev_close(dev), DOCA_SUCCESS);
+}
+
 /* A queued launch whose wait event is set by another kernel (device to device ordering). */
 static void test_launch_gated_by_device_event(void **state)
 {
 	(void)state;
 	struct doca_dev *dev = dpa_test_open_dev(0);
-	struct doca_dpa *dpa = started(dev);
-	struct doca_sync_event *gate = event(dev, dpa, true), *comp = event(dev, dpa, true);
+	struct doca_dpa *dpa = dpa_test_started(dev, dpa_test_app);
+	struct doca_sync_event *gate = dpa_test_event(dev, dpa, true), *comp = dpa_test_event(dev, dpa, true);
 	doca_dpa_dev_sync_event_t gate_h = 0, comp_h = 0;
 	doca_dpa_dev_uintptr_t buf = 0;
 	uint64_t v = 0;
@@ -196,8 +280,8 @@ static void test_event_destroyed_under_waiting_kernels(void **state)
 {
 	(void)state;
 	struct doca_dev *dev = dpa_test_open_dev(0);
-	struct doca_dpa *dpa = started(dev);
-	struct doca_sync_event *never = event(dev, dpa, false), *sink = event(dev, dpa, true);
+	struct doca_dpa *dpa = dpa_test_started(dev, dpa_test_app);
+	struct doca_sync_event *never = dpa_test_event(dev, dpa, false), *sink = dpa_test_event(dev, dpa, true);
 	doca_dpa_dev_sync_event_t never_h = 0, sink_h = 0;
 	uint64_t v = 1;
 
@@ -233,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_launch_sample_order),
 		cmocka_unit_test(test_many_cycles),
 		cmocka_unit_test(test_concurrent_launchers),
+		cmocka_unit_test(test_launch_races_stop_start),
 		cmocka_unit_test(test_launch_gated_by_device_event),
 		cmocka_unit_test(test_event_destroyed_under_waiting_kernels),
 	};

@@ -1,7 +1,8 @@
 /*
  * dpa_test_util.h - helpers for the DPA test suites (unit, integration, lifecycle):
- * open the first emulated device, and capture the SDK log so that a test can check that
- * a refused call logged one clear line.
+ * open an emulated device, create a started context and started events, wait for a
+ * context's fatal error, and capture the SDK log so that a test can check that a
+ * refused call logged one clear line.
  */
 #ifndef DPA_TEST_UTIL_H_
 #define DPA_TEST_UTIL_H_
@@ -13,12 +14,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdbool.h>
+#include <unistd.h>
+
 #include <setjmp.h>
 #include <cmocka.h>
 
 #include <doca_dev.h>
+#include <doca_dpa.h>
 #include <doca_error.h>
 #include <doca_log.h>
+#include <doca_sync_event.h>
 
 #define DPA_TEST_LOG_MAX (64 * 1024)
 
@@ -26,6 +32,7 @@ static char dpa_test_log_rec[4096];
 static char dpa_test_log[DPA_TEST_LOG_MAX];
 static size_t dpa_test_log_len;
 static pthread_mutex_t dpa_test_log_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct doca_log_backend *dpa_test_log_stderr;
 
 static void dpa_test_log_flush(char *buf)
 {
@@ -54,8 +61,17 @@ static inline void dpa_test_log_setup(uint32_t level)
 	/* And keep showing them on stderr, so a failing test's log is in the meson log. */
 	struct doca_log_backend *e = NULL;
 
-	if (doca_log_backend_create_with_file_sdk(stderr, &e) == DOCA_SUCCESS)
+	if (doca_log_backend_create_with_file_sdk(stderr, &e) == DOCA_SUCCESS) {
 		doca_log_backend_set_sdk_level(e, DOCA_LOG_LEVEL_WARNING);
+		dpa_test_log_stderr = e;
+	}
+}
+
+/* Keep stderr quiet (quiet) or back to WARNING: for tests that log thousands of refusals. */
+static inline void dpa_test_log_quiet(bool quiet)
+{
+	if (dpa_test_log_stderr)
+		doca_log_backend_set_sdk_level(dpa_test_log_stderr, quiet ? DOCA_LOG_LEVEL_CRIT : DOCA_LOG_LEVEL_WARNING);
 }
 
 static inline void dpa_test_log_clear(void)
@@ -105,6 +121,19 @@ static inline int dpa_test_log_count(const char *first, ...)
 		dpa_test_log_clear();                                                               \
 	} while (0)
 
+/*
+ * Asserts that exactly one ERROR record was logged since the last clear and that it has
+ * all the substrings, then clears: for refusals that must say why in one line.
+ */
+#define dpa_test_expect_one_log(...)                                                                  \
+	do {                                                                                          \
+		int all_ = dpa_test_log_count("[ERR]", (const char *)NULL);                           \
+		if (all_ != 1)                                                                        \
+			print_error("expected exactly 1 ERROR record, got %d; log:\n%s\n", all_, dpa_test_log); \
+		assert_int_equal(all_, 1);                                                            \
+		dpa_test_expect_log(__VA_ARGS__);                                                     \
+	} while (0)
+
 /* Open the first emulated device (FLOWDPA_DEVICES, default bf3) or the first of model. */
 static inline struct doca_dev *dpa_test_open_dev(int index)
 {
@@ -117,6 +146,63 @@ static inline struct doca_dev *dpa_test_open_dev(int index)
 	assert_int_equal(doca_dev_open(list[index], &dev), DOCA_SUCCESS);
 	doca_devinfo_destroy_list(list);
 	return dev;
+}
+
+/* A context on dev with app set and started. */
+static inline struct doca_dpa *dpa_test_started(struct doca_dev *dev, struct doca_dpa_app *app)
+{
+	struct doca_dpa *dpa = NULL;
+
+	assert_int_equal(doca_dpa_create(dev, &dpa), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_set_app(dpa, app), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_start(dpa), DOCA_SUCCESS);
+	return dpa;
+}
+
+/*
+ * A started event with a DPA location on dpa (publisher when dpa_publishes, else
+ * subscriber) and, when dev is not NULL, the opposite CPU location on dev.
+ */
+static inline struct doca_sync_event *dpa_test_event(struct doca_dev *dev, struct doca_dpa *dpa, bool dpa_publishes)
+{
+	struct doca_sync_event *ev = NULL;
+
+	assert_int_equal(doca_sync_event_create(&ev), DOCA_SUCCESS);
+	if (dpa_publishes) {
+		assert_int_equal(doca_sync_event_add_publisher_location_dpa(ev, dpa), DOCA_SUCCESS);
+		if (dev)
+			assert_int_equal(doca_sync_event_add_subscriber_location_cpu(ev, dev), DOCA_SUCCESS);
+	} else {
+		if (dev)
+			assert_int_equal(doca_sync_event_add_publisher_location_cpu(ev, dev), DOCA_SUCCESS);
+		assert_int_equal(doca_sync_event_add_subscriber_location_dpa(ev, dpa), DOCA_SUCCESS);
+	}
+	assert_int_equal(doca_sync_event_start(ev), DOCA_SUCCESS);
+	return ev;
+}
+
+/* True once dpa reports a device fatal error (peek_at_last_error BAD_STATE), within 2 s. */
+static inline bool dpa_test_wait_fatal(struct doca_dpa *dpa)
+{
+	for (int i = 0; i < 2000; i++) {
+		if (doca_dpa_peek_at_last_error(dpa) == DOCA_ERROR_BAD_STATE)
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
+/* True once the event's value is at least v, within timeout_ms (a bounded wait). */
+static inline bool dpa_test_wait_value(struct doca_sync_event *ev, uint64_t v, unsigned int timeout_ms)
+{
+	for (unsigned int i = 0; i < timeout_ms; i++) {
+		uint64_t cur = 0;
+
+		if (doca_sync_event_get(ev, &cur) == DOCA_SUCCESS && cur >= v)
+			return true;
+		usleep(1000);
+	}
+	return false;
 }
 
 #endif /* DPA_TEST_UTIL_H_ */

@@ -246,6 +246,21 @@ static void test_log_settings(void **state)
 	assert_int_equal(doca_dpa_log_file_get_path(f->dpa, path, &len), DOCA_SUCCESS);
 	assert_string_equal(path, "/tmp/flowdpa-unit-dpa.log");
 	assert_int_equal(len, strlen(path) + 1);
+	/* Too small a buffer, NULL buffer or length: INVALID_VALUE, one line; the path stays. */
+	char small[8] = "unset";
+	uint32_t small_len = sizeof(small);
+
+	assert_int_equal(doca_dpa_log_file_get_path(f->dpa, small, &small_len), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_one_log("doca_dpa_log_file_get_path", "buffer of 8 bytes is too small, 26 needed");
+	assert_int_equal(small_len, 26); /* the size needed */
+	assert_string_equal(small, "unset");
+	assert_int_equal(doca_dpa_log_file_get_path(f->dpa, NULL, &len), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_one_log("doca_dpa_log_file_get_path", "file_path is NULL");
+	assert_int_equal(doca_dpa_log_file_get_path(f->dpa, path, NULL), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_one_log("doca_dpa_log_file_get_path", "length is NULL");
+	len = sizeof(path);
+	assert_int_equal(doca_dpa_log_file_get_path(f->dpa, path, &len), DOCA_SUCCESS);
+	assert_string_equal(path, "/tmp/flowdpa-unit-dpa.log");
 
 	assert_int_equal(doca_dpa_set_app(f->dpa, unit_app), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_start(f->dpa), DOCA_SUCCESS);

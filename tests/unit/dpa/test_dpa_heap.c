@@ -1,7 +1,8 @@
 /*
  * test_dpa_heap.c - the device heap through doca_dpa_mem_alloc/_free, h2d/d2h copies and
- * memset: alignment, exact bounds, exhaustion and reuse, double and foreign frees, and
- * copies that leave their allocation. Runs with FLOWDPA_DPA_HEAP_SIZE=1M.
+ * memset: alignment, exact bounds, exhaustion and reuse, double and foreign frees,
+ * copies that leave their allocation, calls on a stopped context; every refusal logs one
+ * line naming the public call. Runs with FLOWDPA_DPA_HEAP_SIZE=1M.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,22 +18,12 @@ struct fx {
 	struct doca_dpa *dpa;
 };
 
-static struct doca_dpa *new_started(struct doca_dev *dev)
-{
-	struct doca_dpa *dpa = NULL;
-
-	assert_int_equal(doca_dpa_create(dev, &dpa), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_set_app(dpa, unit_app), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_start(dpa), DOCA_SUCCESS);
-	return dpa;
-}
-
 static int fx_setup(void **state)
 {
 	static struct fx f;
 
 	f.dev = dpa_test_open_dev(0);
-	f.dpa = new_started(f.dev);
+	f.dpa = dpa_test_started(f.dev, unit_app);
 	dpa_test_log_clear();
 	*state = &f;
 	return 0;
@@ -75,10 +66,10 @@ static void test_alloc_refusals(void **state)
 	struct doca_dpa *stopped = NULL;
 
 	assert_int_equal(doca_dpa_mem_alloc(f->dpa, 0, &p), DOCA_ERROR_INVALID_VALUE);
-	dpa_test_expect_log("size is 0");
+	dpa_test_expect_log("size is 0", "doca_dpa_mem_alloc: ");
 	assert_int_equal(p, 0);
 	assert_int_equal(doca_dpa_mem_alloc(f->dpa, 8, NULL), DOCA_ERROR_INVALID_VALUE);
-	dpa_test_expect_log("dev_ptr is NULL");
+	dpa_test_expect_log("dev_ptr is NULL", "doca_dpa_mem_alloc: ");
 	assert_int_equal(doca_dpa_mem_alloc(NULL, 8, &p), DOCA_ERROR_INVALID_VALUE);
 	dpa_test_expect_log("dpa is NULL");
 	assert_int_equal(doca_dpa_create(f->dev, &stopped), DOCA_SUCCESS);
@@ -98,7 +89,7 @@ static void test_exhaustion_and_reuse(void **state)
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(doca_dpa_mem_alloc(f->dpa, 256 * 1024, &p[i]), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_mem_alloc(f->dpa, 64, &big), DOCA_ERROR_NO_MEMORY);
-	dpa_test_expect_log("exhausted", "64 bytes requested", "FLOWDPA_DPA_HEAP_SIZE");
+	dpa_test_expect_log("exhausted", "64 bytes requested", "FLOWDPA_DPA_HEAP_SIZE", "doca_dpa_mem_alloc: ");
 	assert_int_equal(big, 0);
 	/* Free out of order; the whole heap must be one extent again. */
 	assert_int_equal(doca_dpa_mem_free(f->dpa, p[1]), DOCA_SUCCESS);
@@ -115,14 +106,14 @@ static void test_free_refusals(void **state)
 {
 	struct fx *f = *state;
 	doca_dpa_dev_uintptr_t p = 0, q = 0;
-	struct doca_dpa *other = new_started(f->dev);
+	struct doca_dpa *other = dpa_test_started(f->dev, unit_app);
 
 	assert_int_equal(doca_dpa_mem_free(f->dpa, 0), DOCA_SUCCESS); /* no-op */
 	assert_int_equal(doca_dpa_mem_alloc(f->dpa, 128, &p), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_mem_free(f->dpa, p + 64), DOCA_ERROR_INVALID_VALUE);
 	dpa_test_expect_log("no allocation of process", "starts there");
 	assert_int_equal(doca_dpa_mem_free(f->dpa, 0x1000), DOCA_ERROR_INVALID_VALUE);
-	dpa_test_expect_log("free of device address 0x1000 refused");
+	dpa_test_expect_log("free of device address 0x1000 refused", "doca_dpa_mem_free: ");
 	assert_int_equal(doca_dpa_mem_alloc(other, 8, &q), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_mem_free(f->dpa, q), DOCA_ERROR_INVALID_VALUE); /* another context's */
 	dpa_test_expect_log("refused", "another context");
@@ -167,20 +158,21 @@ static void test_copy_refusals(void **state)
 	assert_int_equal(doca_dpa_d2h_memcpy(f->dpa, before, q, 100), DOCA_SUCCESS);
 	/* One byte past the end (the next allocation is 64-byte aligned right after it). */
 	assert_int_equal(doca_dpa_h2d_memcpy(f->dpa, p, buf, 101), DOCA_ERROR_INVALID_VALUE);
-	dpa_test_expect_log("host-to-device copy of 101 bytes", "runs past the end of its allocation", "100 bytes");
+	dpa_test_expect_log("host-to-device copy of 101 bytes", "runs past the end of its allocation", "100 bytes",
+			    "doca_dpa_h2d_memcpy: ");
 	assert_int_equal(doca_dpa_d2h_memcpy(f->dpa, buf, p + 50, 51), DOCA_ERROR_INVALID_VALUE);
-	dpa_test_expect_log("device-to-host copy of 51 bytes", "runs past the end");
+	dpa_test_expect_log("device-to-host copy of 51 bytes", "runs past the end", "doca_dpa_d2h_memcpy: ");
 	assert_int_equal(doca_dpa_memset(f->dpa, p + 100, 0, 1), DOCA_ERROR_INVALID_VALUE);
-	dpa_test_expect_log("device memset of 1 bytes", "not inside a live allocation");
+	dpa_test_expect_log("device memset of 1 bytes", "not inside a live allocation", "doca_dpa_memset: ");
 	assert_int_equal(doca_dpa_h2d_memcpy(f->dpa, p - 8, buf, 8), DOCA_ERROR_INVALID_VALUE);
 	dpa_test_expect_log("not inside a live allocation");
 	assert_int_equal(doca_dpa_h2d_memcpy(f->dpa, (doca_dpa_dev_uintptr_t)(uintptr_t)buf, buf, 8),
 			 DOCA_ERROR_INVALID_VALUE);
 	dpa_test_expect_log("not inside a live allocation");
 	assert_int_equal(doca_dpa_h2d_memcpy(f->dpa, p, NULL, 8), DOCA_ERROR_INVALID_VALUE);
-	dpa_test_expect_log("source pointer is NULL");
+	dpa_test_expect_log("source pointer is NULL", "doca_dpa_h2d_memcpy: ");
 	assert_int_equal(doca_dpa_d2h_memcpy(f->dpa, NULL, p, 8), DOCA_ERROR_INVALID_VALUE);
-	dpa_test_expect_log("destination pointer is NULL");
+	dpa_test_expect_log("destination pointer is NULL", "doca_dpa_d2h_memcpy: ");
 	assert_int_equal(doca_dpa_h2d_memcpy(f->dpa, p, buf, 0), DOCA_ERROR_INVALID_VALUE);
 	dpa_test_expect_log("size is 0");
 	assert_int_equal(doca_dpa_memset(f->dpa, p, 0, 0), DOCA_ERROR_INVALID_VALUE);
@@ -196,6 +188,31 @@ static void test_copy_refusals(void **state)
 	assert_int_equal(doca_dpa_mem_free(f->dpa, q), DOCA_SUCCESS);
 }
 
+/* Copies and memset on a stopped context: BAD_STATE, one line, memory kept for the restart. */
+static void test_copies_on_stopped_context(void **state)
+{
+	struct fx *f = *state;
+	doca_dpa_dev_uintptr_t p = 0;
+	uint8_t buf[16], back[16];
+
+	memset(buf, 0x3c, sizeof(buf));
+	assert_int_equal(doca_dpa_mem_alloc(f->dpa, sizeof(buf), &p), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_h2d_memcpy(f->dpa, p, buf, sizeof(buf)), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_stop(f->dpa), DOCA_SUCCESS);
+	dpa_test_log_clear();
+	assert_int_equal(doca_dpa_h2d_memcpy(f->dpa, p, back, sizeof(back)), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_one_log("doca_dpa_h2d_memcpy", "is not started");
+	assert_int_equal(doca_dpa_d2h_memcpy(f->dpa, back, p, sizeof(back)), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_one_log("doca_dpa_d2h_memcpy", "is not started");
+	assert_int_equal(doca_dpa_memset(f->dpa, p, 0, sizeof(back)), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_one_log("doca_dpa_memset", "is not started");
+	assert_int_equal(doca_dpa_start(f->dpa), DOCA_SUCCESS);
+	memset(back, 0, sizeof(back));
+	assert_int_equal(doca_dpa_d2h_memcpy(f->dpa, back, p, sizeof(back)), DOCA_SUCCESS);
+	assert_memory_equal(back, buf, sizeof(buf)); /* untouched by the refused calls */
+	assert_int_equal(doca_dpa_mem_free(f->dpa, p), DOCA_SUCCESS);
+}
+
 int main(void)
 {
 	dpa_test_log_setup(DOCA_LOG_LEVEL_WARNING);
@@ -206,6 +223,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_free_refusals, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_copies_and_memset, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_copy_refusals, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_copies_on_stopped_context, fx_setup, fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,8 @@
 /*
  * test_sync_event.c - host-side sync events: configuration before start, atomic value
  * operations, the blocking waits (woken by another thread), user memory via set_addr,
- * DPA handles, the remote-net calls that flowdpa cannot emulate, and every refusal.
+ * DPA handles, the remote-net calls that flowdpa cannot emulate (NOT_SUPPORTED), and every
+ * refusal.
  * Runs with FLOWDPA_DEVICES=bf3,bf2.
  */
 #include <pthread.h>
@@ -27,9 +28,7 @@ static int fx_setup(void **state)
 
 	f.dev = dpa_test_open_dev(0);
 	f.nodpa = dpa_test_open_dev(1);
-	assert_int_equal(doca_dpa_create(f.dev, &f.dpa), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_set_app(f.dpa, unit_app), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_start(f.dpa), DOCA_SUCCESS);
+	f.dpa = dpa_test_started(f.dev, unit_app);
 	assert_int_equal(doca_sync_event_create(&f.ev), DOCA_SUCCESS);
 	dpa_test_log_clear();
 	*state = &f;
@@ -269,9 +268,55 @@ static void test_remote_net_not_supported(void **state)
 	dpa_test_expect_log("not emulated");
 	assert_int_equal(doca_sync_event_remote_net_destroy(NULL), DOCA_ERROR_INVALID_VALUE);
 	dpa_test_expect_log("event is NULL");
+	/* As the header says for every remote-net call: NOT_SUPPORTED (none can be created). */
 	assert_int_equal(doca_sync_event_remote_net_destroy((struct doca_sync_event_remote_net *)blob),
+			 DOCA_ERROR_NOT_SUPPORTED);
+	dpa_test_expect_one_log("doca_sync_event_remote_net_destroy", "not emulated", "is not one");
+	assert_int_equal(doca_sync_event_remote_net_get_dpa_handle(NULL, f->dpa, &rh), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_one_log("doca_sync_event_remote_net_get_dpa_handle", "NULL argument");
+	assert_int_equal(doca_sync_event_remote_net_get_dpa_handle((struct doca_sync_event_remote_net *)blob, f->dpa,
+								   NULL),
 			 DOCA_ERROR_INVALID_VALUE);
-	dpa_test_expect_log("is not a remote-net sync event");
+	dpa_test_expect_one_log("doca_sync_event_remote_net_get_dpa_handle", "NULL argument");
+}
+
+/* NULL events, waits on a stopped event, locations after start: code, one line, event intact. */
+static void test_bad_inputs(void **state)
+{
+	struct fx *f = *state;
+	doca_error_t (*const waits[])(struct doca_sync_event *, uint64_t, uint64_t) = {
+		doca_sync_event_wait_gt,  doca_sync_event_wait_gt_yield,  doca_sync_event_wait_eq,
+		doca_sync_event_wait_eq_yield, doca_sync_event_wait_neq, doca_sync_event_wait_neq_yield,
+	};
+	uint64_t v = 0;
+
+	assert_int_equal(doca_sync_event_start(NULL), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_one_log("doca_sync_event_start", "event is NULL");
+	assert_int_equal(doca_sync_event_stop(NULL), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_one_log("doca_sync_event_stop", "event is NULL");
+	assert_int_equal(doca_sync_event_update_set(NULL, 1), DOCA_ERROR_INVALID_VALUE);
+	dpa_test_expect_one_log("doca_sync_event_update_set", "event is NULL");
+	for (size_t i = 0; i < sizeof(waits) / sizeof(waits[0]); i++) {
+		assert_int_equal(waits[i](NULL, 0, UINT64_MAX), DOCA_ERROR_INVALID_VALUE);
+		dpa_test_expect_one_log("doca_sync_event_wait_", "event is NULL");
+	}
+	/* Not started: every wait is BAD_STATE at once (it would never return otherwise). */
+	for (size_t i = 0; i < sizeof(waits) / sizeof(waits[0]); i++) {
+		assert_int_equal(waits[i](f->ev, 0, UINT64_MAX), DOCA_ERROR_BAD_STATE);
+		dpa_test_expect_one_log("doca_sync_event_wait_", "is not started");
+	}
+	assert_int_equal(doca_sync_event_add_subscriber_location_cpu(f->ev, f->dev), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_start(f->ev), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_add_subscriber_location_cpu(f->ev, f->dev), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_one_log("doca_sync_event_add_subscriber_location_cpu", "is started");
+	assert_int_equal(doca_sync_event_add_publisher_location_cpu(f->ev, f->dev), DOCA_ERROR_BAD_STATE);
+	dpa_test_expect_one_log("doca_sync_event_add_publisher_location_cpu", "is started");
+	/* Intact: started, value operations and waits work. */
+	assert_int_equal(doca_sync_event_update_set(f->ev, 6), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_wait_eq(f->ev, 6, UINT64_MAX), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_wait_neq(f->ev, 5, UINT64_MAX), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_get(f->ev, &v), DOCA_SUCCESS);
+	assert_int_equal(v, 6);
 }
 
 /* Destroy in any state, with the DPA hold released. */
@@ -297,6 +342,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_set_addr_wait_sees_plain_store, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_dpa_handles, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_remote_net_not_supported, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_inputs, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_started_releases_dpa, fx_setup, fx_teardown),
 	};
 

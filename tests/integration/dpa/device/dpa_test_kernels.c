@@ -209,3 +209,29 @@ __dpa_rpc__ uint64_t overflow_rpc(uint64_t limit)
 {
 	return overflow_step(0, limit);
 }
+
+/*
+ * A DPA thread body that spins in its own code until *flag != 0 (no device call: stop
+ * and destroy cannot end it), then counts the run in the event whose handle is at its
+ * local storage.
+ */
+__dpa_global__ void thread_spin_kernel(uint64_t flag)
+{
+	while (__atomic_load_n((volatile uint64_t *)flag, __ATOMIC_ACQUIRE) == 0)
+		__dpa_compiler_barrier();
+	doca_dpa_dev_sync_event_update_add(*(uint64_t *)doca_dpa_dev_thread_get_local_storage(), 1);
+}
+
+/* One parameter wider than the uint64_t a DPA thread passes: refused as a thread body. */
+__dpa_global__ void wide_param_kernel(struct dpa_test_triple t)
+{
+	*(uint64_t *)t.b = t.a;
+}
+
+/* An RPC spinning in its own code until *flag != 0 (it keeps the context in use). */
+__dpa_rpc__ uint64_t spin_rpc(doca_dpa_dev_uintptr_t flag)
+{
+	while (__atomic_load_n((volatile uint64_t *)flag, __ATOMIC_ACQUIRE) == 0)
+		__dpa_compiler_barrier();
+	return 5;
+}
