@@ -27,16 +27,6 @@
  * instrumented atomic, forking a threaded TSan process hangs, and a stack overflow
  * may kill it: those parts are skipped there (the plain and ASan builds run them).
  */
-#if defined(__SANITIZE_THREAD__)
-#define DPA_TEST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define DPA_TEST_TSAN 1
-#endif
-#endif
-#ifndef DPA_TEST_TSAN
-#define DPA_TEST_TSAN 0
-#endif
 
 extern struct doca_dpa_app *dpa_test_app;
 extern doca_dpa_func_t hello_kernel, signal_kernel, spin_kernel, bad_get_kernel, f32_rpc, raise_rpc,

@@ -279,6 +279,47 @@ static inline void ft_drain(uint16_t port)
 		;
 }
 
+/* Start port id with a NULL device (dev, or dev_rep for a switch representor); NULL on error. */
+static inline struct doca_flow_port *ft_start_port(uint16_t id, bool rep)
+{
+	struct doca_flow_port_cfg *pc;
+	struct doca_flow_port *p = NULL;
+	if (doca_flow_port_cfg_create(&pc) != DOCA_SUCCESS)
+		return NULL;
+	if (doca_flow_port_cfg_set_port_id(pc, id) != DOCA_SUCCESS ||
+	    (rep ? doca_flow_port_cfg_set_dev_rep(pc, NULL) : doca_flow_port_cfg_set_dev(pc, NULL)) != DOCA_SUCCESS ||
+	    doca_flow_port_start(pc, &p) != DOCA_SUCCESS)
+		p = NULL;
+	doca_flow_port_cfg_destroy(pc);
+	return p;
+}
+
+/* A BASIC pipe on port: changeable UDP destination port, per-entry and miss counters;
+ * NULL on error. */
+static inline struct doca_flow_pipe *ft_udp_dport_pipe(struct doca_flow_port *port, const char *name, bool root,
+						       uint32_t nr_entries, const struct doca_flow_fwd *fwd,
+						       const struct doca_flow_fwd *miss)
+{
+	struct doca_flow_match m;
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *p = NULL;
+	memset(&m, 0, sizeof(m));
+	m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
+	m.outer.udp.l4_port.dst_port = 0xffff;
+	if (doca_flow_pipe_cfg_create(&cfg, port) != DOCA_SUCCESS)
+		return NULL;
+	if (set_flow_pipe_cfg(cfg, name, DOCA_FLOW_PIPE_BASIC, root) != DOCA_SUCCESS ||
+	    doca_flow_pipe_cfg_set_match(cfg, &m, NULL) != DOCA_SUCCESS ||
+	    doca_flow_pipe_cfg_set_monitor(cfg, &mon) != DOCA_SUCCESS ||
+	    doca_flow_pipe_cfg_set_nr_entries(cfg, nr_entries) != DOCA_SUCCESS ||
+	    doca_flow_pipe_cfg_set_miss_counter(cfg, true) != DOCA_SUCCESS ||
+	    doca_flow_pipe_create(cfg, fwd, miss, &p) != DOCA_SUCCESS)
+		p = NULL;
+	doca_flow_pipe_cfg_destroy(cfg);
+	return p;
+}
+
 /* Route library (SDK) log lines at error level and above to stderr, as samples do. */
 static inline void ft_log_init(void)
 {

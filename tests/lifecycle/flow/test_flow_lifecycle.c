@@ -491,20 +491,6 @@ static void test_shared_ref_from_queueing(void **state)
 
 /* ------------------------------------------------------------------ ports */
 
-static struct doca_flow_port *start_port(uint16_t id, bool rep)
-{
-	struct doca_flow_port_cfg *pc;
-	struct doca_flow_port *p = NULL;
-	assert_int_equal(doca_flow_port_cfg_create(&pc), DOCA_SUCCESS);
-	doca_flow_port_cfg_set_port_id(pc, id);
-	if (rep)
-		doca_flow_port_cfg_set_dev_rep(pc, NULL);
-	else
-		doca_flow_port_cfg_set_dev(pc, NULL);
-	assert_int_equal(doca_flow_port_start(pc, &p), DOCA_SUCCESS);
-	doca_flow_port_cfg_destroy(pc);
-	return p;
-}
 
 /*
  * doca_flow_destroy stops the ports left started in reverse start order, so a switch
@@ -516,9 +502,12 @@ static void test_destroy_switch_ports_in_start_order(void **state)
 	(void)state;
 	for (int round = 0; round < 2; round++) {
 		assert_int_equal(init_doca_flow_cb(1, "switch,hws", record_cb), DOCA_SUCCESS);
-		struct doca_flow_port *mgr = start_port(3, false);
-		struct doca_flow_port *r0 = start_port(0, true);
-		struct doca_flow_port *r1 = start_port(1, true);
+		struct doca_flow_port *mgr = ft_start_port(3, false);
+		assert_non_null(mgr);
+		struct doca_flow_port *r0 = ft_start_port(0, true);
+		assert_non_null(r0);
+		struct doca_flow_port *r1 = ft_start_port(1, true);
+		assert_non_null(r1);
 		assert_ptr_equal(doca_flow_port_switch_get(r0), mgr);
 		assert_ptr_equal(doca_flow_port_switch_get(r1), mgr);
 		doca_flow_destroy();
@@ -589,7 +578,8 @@ static void test_stopped_port_handle(void **state)
 	assert_int_equal(doca_flow_pipe_cfg_create(&pc2, bogus), DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(doca_flow_entries_process(bogus, 0, DEFAULT_TIMEOUT_US, 0), DOCA_ERROR_INVALID_VALUE);
 	/* The id starts again as a new port; the old handle is still the stopped one. */
-	ports[1] = start_port(1, false);
+	ports[1] = ft_start_port(1, false);
+	assert_non_null(ports[1]);
 	assert_ptr_not_equal(ports[1], p1);
 	assert_int_equal(doca_flow_port_stop(p1), DOCA_ERROR_BAD_STATE);
 	assert_int_equal(doca_flow_entries_process(ports[1], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);

@@ -7,6 +7,18 @@
 #ifndef DPA_TEST_UTIL_H_
 #define DPA_TEST_UTIL_H_
 
+/* 1 in a ThreadSanitizer build (gcc or clang), whose runtime some tests cannot run under. */
+#if defined(__SANITIZE_THREAD__)
+#define DPA_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define DPA_TEST_TSAN 1
+#endif
+#endif
+#ifndef DPA_TEST_TSAN
+#define DPA_TEST_TSAN 0
+#endif
+
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -18,16 +18,6 @@
 
 extern struct doca_dpa_app *unit_app;
 
-#if defined(__SANITIZE_THREAD__)
-#define DPA_TEST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define DPA_TEST_TSAN 1
-#endif
-#endif
-#ifndef DPA_TEST_TSAN
-#define DPA_TEST_TSAN 0
-#endif
 
 /* The allocator's record arrays start at 64 extents of 16 bytes and double. */
 #define META_GROW_BYTES (128u * 16u)

@@ -149,18 +149,11 @@ static void test_global_cfg(void **state)
 	doca_flow_destroy();
 }
 
-static struct doca_flow_port *start_port(uint16_t id, bool rep)
+
+static struct doca_flow_port *start_port_ok(uint16_t id, bool rep)
 {
-	struct doca_flow_port_cfg *pc;
-	struct doca_flow_port *p = NULL;
-	assert_int_equal(doca_flow_port_cfg_create(&pc), DOCA_SUCCESS);
-	doca_flow_port_cfg_set_port_id(pc, id);
-	if (rep)
-		doca_flow_port_cfg_set_dev_rep(pc, NULL);
-	else
-		doca_flow_port_cfg_set_dev(pc, NULL);
-	assert_int_equal(doca_flow_port_start(pc, &p), DOCA_SUCCESS);
-	doca_flow_port_cfg_destroy(pc);
+	struct doca_flow_port *p = ft_start_port(id, rep);
+	assert_non_null(p);
 	return p;
 }
 
@@ -173,10 +166,10 @@ static void test_two_switch_managers(void **state)
 {
 	(void)state;
 	assert_int_equal(init_doca_flow(1, "switch,hws"), DOCA_SUCCESS);
-	struct doca_flow_port *m0 = start_port(0, false);
-	struct doca_flow_port *r1 = start_port(1, true);
-	struct doca_flow_port *m3 = start_port(3, false);
-	struct doca_flow_port *r4 = start_port(4, true);
+	struct doca_flow_port *m0 = start_port_ok(0, false);
+	struct doca_flow_port *r1 = start_port_ok(1, true);
+	struct doca_flow_port *m3 = start_port_ok(3, false);
+	struct doca_flow_port *r4 = start_port_ok(4, true);
 	assert_ptr_equal(doca_flow_port_switch_get(r1), m0);
 	assert_ptr_equal(doca_flow_port_switch_get(r4), m3);
 	assert_ptr_equal(doca_flow_port_switch_get(m3), m3);
@@ -239,24 +232,12 @@ static void test_ports(void **state)
 	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 4), DOCA_SUCCESS);
 }
 
-static struct doca_flow_pipe *simple_basic(const char *name, bool root, uint32_t nr_entries)
+
+static struct doca_flow_pipe *basic_to_port1(const char *name, bool root, uint32_t nr_entries)
 {
-	struct doca_flow_match m;
-	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
 	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
-	struct doca_flow_pipe_cfg *cfg;
-	struct doca_flow_pipe *p = NULL;
-	memset(&m, 0, sizeof(m));
-	m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
-	m.outer.udp.l4_port.dst_port = 0xffff;
-	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
-	assert_int_equal(set_flow_pipe_cfg(cfg, name, DOCA_FLOW_PIPE_BASIC, root), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, &m, NULL), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_monitor(cfg, &mon), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, nr_entries), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_miss_counter(cfg, true), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &p), DOCA_SUCCESS);
-	doca_flow_pipe_cfg_destroy(cfg);
+	struct doca_flow_pipe *p = ft_udp_dport_pipe(ports[0], name, root, nr_entries, &fwd, NULL);
+	assert_non_null(p);
 	return p;
 }
 
@@ -331,7 +312,7 @@ static void test_pipe_cfg_and_create(void **state)
 	doca_flow_pipe_cfg_destroy(cfg);
 
 	/* Second root on a port; fwd to a destroyed pipe. */
-	struct doca_flow_pipe *root = simple_basic("root", true, 4);
+	struct doca_flow_pipe *root = basic_to_port1("root", true, 4);
 	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
 	set_flow_pipe_cfg(cfg, "root2", DOCA_FLOW_PIPE_BASIC, true);
 	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &p), DOCA_ERROR_ALREADY_EXIST);
@@ -339,7 +320,7 @@ static void test_pipe_cfg_and_create(void **state)
 	set_flow_pipe_cfg(cfg, "root2", DOCA_FLOW_PIPE_HASH, true);
 	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &p), DOCA_ERROR_ALREADY_EXIST);
 	set_flow_pipe_cfg(cfg, "root2", DOCA_FLOW_PIPE_BASIC, true);
-	struct doca_flow_pipe *next = simple_basic("next", false, 4);
+	struct doca_flow_pipe *next = basic_to_port1("next", false, 4);
 	doca_flow_pipe_destroy(next);
 	struct doca_flow_fwd to_dead = {.type = DOCA_FLOW_FWD_PIPE, .next_pipe = next};
 	doca_flow_pipe_cfg_set_is_root(cfg, false);
@@ -362,7 +343,7 @@ static void test_pipe_cfg_and_create(void **state)
 static void test_entries(void **state)
 {
 	(void)state;
-	struct doca_flow_pipe *p = simple_basic("root", true, 2);
+	struct doca_flow_pipe *p = basic_to_port1("root", true, 2);
 	struct doca_flow_match m;
 	struct doca_flow_pipe_entry *e1 = NULL, *e2, *e3, *dup;
 	memset(&m, 0, sizeof(m));

@@ -148,21 +148,8 @@ static int teardown(void **state)
 static struct doca_flow_pipe *basic_pipe(const char *name, bool root, const struct doca_flow_fwd *fwd,
 					 const struct doca_flow_fwd *miss)
 {
-	struct doca_flow_match m;
-	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
-	struct doca_flow_pipe_cfg *cfg;
-	struct doca_flow_pipe *p = NULL;
-	memset(&m, 0, sizeof(m));
-	m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
-	m.outer.udp.l4_port.dst_port = 0xffff;
-	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
-	assert_int_equal(set_flow_pipe_cfg(cfg, name, DOCA_FLOW_PIPE_BASIC, root), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, &m, NULL), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_monitor(cfg, &mon), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, 16), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_miss_counter(cfg, true), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_create(cfg, fwd, miss, &p), DOCA_SUCCESS);
-	doca_flow_pipe_cfg_destroy(cfg);
+	struct doca_flow_pipe *p = ft_udp_dport_pipe(ports[0], name, root, 16, fwd, miss);
+	assert_non_null(p);
 	return p;
 }
 
