@@ -2,8 +2,8 @@
  * doca_dpa.h - the host side of DOCA DPA: a DPA context on a device, the application
  * image built by dpacc, kernel launches with sync events, RPCs, the device heap and the
  * topology queries, DPA thread objects with notification completions and EU affinities.
- * Names, argument order and enum values are DOCA 3.0's; the subset is the one listed in
- * flowdpa's API-DPA.md (completion contexts, async ops, thread groups and hash tables
+ * Names, argument order and enum values are DOCA 3.0's; the subset is the one flowdpa's
+ * docs/dpa.md describes (completion contexts, async ops, thread groups and hash tables
  * are not declared yet).
  *
  * flowdpa extensions, not in DOCA:

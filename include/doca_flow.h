@@ -726,11 +726,11 @@ DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_domain(struct doca_flow_pipe_cfg
 						       enum doca_flow_pipe_domain domain);
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_is_root(struct doca_flow_pipe_cfg *cfg, bool is_root);
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_nr_entries(struct doca_flow_pipe_cfg *cfg, uint32_t nr_entries);
-/* Match template (API-FLOW 4.4): 0 ignored, all ones changeable, other constant. */
+/* Match template (docs/flow.md, Pipes): 0 ignored, all ones changeable, other constant. */
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_match(struct doca_flow_pipe_cfg *cfg,
 						      const struct doca_flow_match *match,
 						      const struct doca_flow_match *match_mask);
-/* Action templates (API-FLOW 4.5), nr_actions <= 8. */
+/* Action templates (docs/flow.md, Actions), nr_actions <= 8. */
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_actions(struct doca_flow_pipe_cfg *cfg,
 							struct doca_flow_actions *const *actions,
 							struct doca_flow_actions *const *actions_masks,

@@ -1,8 +1,8 @@
 /*
  * doca_sync_event.h - DOCA sync events: a 64-bit value that host and DPA code update
  * and wait on, used to order kernel launches and to signal completions. The subset of
- * DOCA 3.0 that flowdpa's API-DPA.md lists (GPU locations, tasks and remote-PCI export
- * are not declared).
+ * DOCA 3.0 that flowdpa's docs/dpa.md describes (GPU locations, tasks and remote-PCI
+ * export are not declared).
  *
  * Locations (publisher/subscriber on CPU or DPA) are recorded as hints: any side may
  * update or wait on a started event. The remote-net calls exist so that programs link;

@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
-# bench/datapath/run.sh - the XDP peer (../shared/bench-peers) and bench_datapath in the
-# same session, alternated round by round so that both see the same machine (a shared
-# VM's speed drifts by 2x over minutes), then ours next to the peer's figures: medians
-# over the rounds, and the median of the per-round ratios.
+# bench/datapath/run.sh - the XDP peer and bench_datapath in the same session,
+# alternated round by round so that both see the same machine (a shared VM's speed
+# drifts by 2x over minutes), then ours next to the peer's figures: medians over the
+# rounds, and the median of the per-round ratios.
 # Usage: bench/datapath/run.sh BUILD_DIR [quick]   (root, for the peer; ROUNDS=5 default;
 # quick: one short round)
+# The peer (xdp_bench and its eBPF program, built with its own Makefile) is not part of
+# this tree: FLOWDPA_BENCH_PEERS names its folder, by default bench-peers in the folder
+# "shared" next to this checkout.
 set -eu
 build=${1:?usage: run.sh BUILD_DIR [quick]}
 mode=${2:-full}
 here=$(cd "$(dirname "$0")" && pwd)
 peers=${FLOWDPA_BENCH_PEERS:-$here/../../../shared/bench-peers}
+if [ ! -f "$peers/Makefile" ]; then
+	echo "run.sh: no XDP peer at $peers (set FLOWDPA_BENCH_PEERS to the bench-peers folder)" >&2
+	exit 1
+fi
 out=${TMPDIR:-/tmp}/flowdpa-bench
 peer_build=$out/peer-build
 mkdir -p "$out"

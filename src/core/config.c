@@ -409,6 +409,7 @@ static doca_error_t config_load_file(struct core_config *cfg, const char *path)
 	char where[CORE_PATH_MAX + 32];
 	char err[CONFIG_ERR_MAX];
 	unsigned int lineno = 0;
+	doca_error_t status = DOCA_ERROR_BAD_CONFIG;
 	FILE *f = fopen(path, "r");
 
 	if (f == NULL) {
@@ -428,8 +429,7 @@ static doca_error_t config_load_file(struct core_config *cfg, const char *path)
 		/* A line cut by fgets would be read as two: refuse it instead. */
 		if (len == sizeof(line) - 1 && line[len - 1] != '\n' && !feof(f)) {
 			report_error(where, "(line)", "...", "the line is too long (at most 767 characters)");
-			fclose(f);
-			return DOCA_ERROR_BAD_CONFIG;
+			goto out;
 		}
 		s = trim(line);
 		if (*s == '\0' || *s == '#')
@@ -437,8 +437,7 @@ static doca_error_t config_load_file(struct core_config *cfg, const char *path)
 		eq = strchr(s, '=');
 		if (eq == NULL) {
 			report_error(where, s, "", "a line must be KEY=VALUE (or a # comment)");
-			fclose(f);
-			return DOCA_ERROR_BAD_CONFIG;
+			goto out;
 		}
 		*eq = '\0';
 		key = trim(s);
@@ -450,12 +449,13 @@ static doca_error_t config_load_file(struct core_config *cfg, const char *path)
 			snprintf(err, sizeof(err), "unknown key (docs/configuration.md lists the keys)");
 		if (rc != DOCA_SUCCESS) {
 			report_error(where, key, value, err);
-			fclose(f);
-			return DOCA_ERROR_BAD_CONFIG;
+			goto out;
 		}
 	}
+	status = DOCA_SUCCESS;
+out:
 	fclose(f);
-	return DOCA_SUCCESS;
+	return status;
 }
 
 static doca_error_t config_load_env(struct core_config *cfg)

@@ -19,6 +19,16 @@
 #include <doca_error.h>
 #include <doca_log.h>
 
+/*
+ * Every layer is built with hidden visibility. FLOWDPA_INTERNAL_API marks a prototype
+ * that one flowdpa library exports to the others (core.h, dpa/dpa.h,
+ * flow/flow_provider.h); the symbol is also listed by name in the FLOWDPA_INTERNAL node
+ * of the library's version map (src/<layer>/lib*.map), and the exported_symbols test
+ * (tests/unit/symbols) checks the two against `nm -D`. Public DOCA functions are exported
+ * by DOCA_STABLE / DOCA_EXPERIMENTAL (include/doca_compat.h) instead.
+ */
+#define FLOWDPA_INTERNAL_API __attribute__((visibility("default")))
+
 /* ---------------------------------------------------------------- SDK logging */
 
 /*
@@ -27,10 +37,11 @@
  * as user code does, then uses CORE_LOG_*. Trace records are always compiled in and
  * filtered at run time, so DOCA_LOG_LEVEL=trace shows every lifecycle transition.
  */
-doca_error_t core_log_sdk(uint32_t level, int source, const char *fname, int line, const char *func,
-			  const char *format, ...) __attribute__((format(printf, 6, 7)));
+FLOWDPA_INTERNAL_API doca_error_t core_log_sdk(uint32_t level, int source, const char *fname, int line,
+					       const char *func, const char *format, ...)
+	__attribute__((format(printf, 6, 7)));
 /* True when some SDK backend would print a record of this level (cheap check). */
-bool core_log_sdk_enabled(uint32_t level);
+FLOWDPA_INTERNAL_API bool core_log_sdk_enabled(uint32_t level);
 
 #define CORE_LOG(level, format, ...) \
 	core_log_sdk(level, log_source, __FILE__, __LINE__, __func__, format, ##__VA_ARGS__)
@@ -46,9 +57,9 @@ bool core_log_sdk_enabled(uint32_t level);
  * trace|trc; any case) or a number 10..70 that is one of the enum values.
  * INVALID_VALUE for anything else.
  */
-doca_error_t core_log_level_parse(const char *text, uint32_t *level);
+FLOWDPA_INTERNAL_API doca_error_t core_log_level_parse(const char *text, uint32_t *level);
 /* "ERR", "WRN", ... as printed in a record; "???" for a value that is not a level. */
-const char *core_log_level_tag(uint32_t level);
+FLOWDPA_INTERNAL_API const char *core_log_level_tag(uint32_t level);
 
 /* ---------------------------------------------------------------- configuration */
 
@@ -131,16 +142,16 @@ struct core_config {
  * printed on stderr with the key, the value and what is allowed, and nothing of it is
  * applied. core_config_status() returns DOCA_SUCCESS or DOCA_ERROR_BAD_CONFIG.
  */
-const struct core_config *core_config_get(void);
-doca_error_t core_config_status(void);
+FLOWDPA_INTERNAL_API const struct core_config *core_config_get(void);
+FLOWDPA_INTERNAL_API doca_error_t core_config_status(void);
 /* Parse the environment again (tests change variables between cases). */
-doca_error_t core_config_reload(void);
+FLOWDPA_INTERNAL_API doca_error_t core_config_reload(void);
 /* Parsers, exposed for tests and tools. err gets one sentence on failure. */
-doca_error_t core_config_parse_traffic_src(const char *value, struct core_traffic_src *src, char *err,
-					   size_t errlen);
-const char *core_device_model_name(enum core_device_model model);
+FLOWDPA_INTERNAL_API doca_error_t core_config_parse_traffic_src(const char *value, struct core_traffic_src *src,
+								char *err, size_t errlen);
+FLOWDPA_INTERNAL_API const char *core_device_model_name(enum core_device_model model);
 /* True when FLOWDPA_FAULTS names the site: the caller fails with DRIVER (or NO_MEMORY). */
-bool core_fault_injected(enum core_fault_site site);
+FLOWDPA_INTERNAL_API bool core_fault_injected(enum core_fault_site site);
 
 /* ---------------------------------------------------------------- devices */
 
@@ -164,60 +175,60 @@ struct core_dev_caps {
 };
 
 /* NULL for NULL or for a pointer that is not a flowdpa device (checked by magic). */
-const struct core_dev_caps *core_devinfo_caps(const struct doca_devinfo *devinfo);
-const struct core_dev_caps *core_dev_caps(const struct doca_dev *dev);
+FLOWDPA_INTERNAL_API const struct core_dev_caps *core_devinfo_caps(const struct doca_devinfo *devinfo);
+FLOWDPA_INTERNAL_API const struct core_dev_caps *core_dev_caps(const struct doca_dev *dev);
 /* Another DOCA object starts (hold) or stops (release) using an open device;
  * doca_dev_close returns IN_USE while holds remain. */
-doca_error_t core_dev_hold(struct doca_dev *dev);
-void core_dev_release(struct doca_dev *dev);
+FLOWDPA_INTERNAL_API doca_error_t core_dev_hold(struct doca_dev *dev);
+FLOWDPA_INTERNAL_API void core_dev_release(struct doca_dev *dev);
 
 /* ---------------------------------------------------------------- trace events */
 
 /* Set once at load when FLOWDPA_TRACE names a file; read on every traced path. */
-extern _Atomic bool core_trace_active;
+FLOWDPA_INTERNAL_API extern _Atomic bool core_trace_active;
 static inline bool core_trace_enabled(void)
 {
 	return __builtin_expect(atomic_load_explicit(&core_trace_active, memory_order_relaxed), 0);
 }
 
 /* Microseconds on the trace clock (CLOCK_MONOTONIC). */
-uint64_t core_trace_now_us(void);
+FLOWDPA_INTERNAL_API uint64_t core_trace_now_us(void);
 /*
  * Chrome/Perfetto trace events. pid 0 is the host program, pid index+1 an emulated
  * device; tid is the calling thread. args_json is NULL or a JSON object's text.
  */
-void core_trace_complete(uint32_t pid, const char *cat, const char *name, uint64_t ts_us, uint64_t dur_us,
-			 const char *args_json);
-void core_trace_instant(uint32_t pid, const char *cat, const char *name, const char *args_json);
+FLOWDPA_INTERNAL_API void core_trace_complete(uint32_t pid, const char *cat, const char *name, uint64_t ts_us,
+					      uint64_t dur_us, const char *args_json);
+FLOWDPA_INTERNAL_API void core_trace_instant(uint32_t pid, const char *cat, const char *name, const char *args_json);
 /* Name the calling thread (and its process row) in the trace. */
-void core_trace_thread_name(uint32_t pid, const char *name);
+FLOWDPA_INTERNAL_API void core_trace_thread_name(uint32_t pid, const char *name);
 /* Write what is buffered; called at exit and from crash signals by core itself. */
-void core_trace_flush(void);
+FLOWDPA_INTERNAL_API void core_trace_flush(void);
 
 /* ---------------------------------------------------------------- JSON writer */
 
 struct core_json;
 /* A writer that grows its own buffer. Out of memory is sticky (core_json_text then
  * returns NULL), and every call is a no-op on a NULL writer, so callers check once. */
-struct core_json *core_json_new(void);
-void core_json_free(struct core_json *j);
-void core_json_object_begin(struct core_json *j);
-void core_json_object_end(struct core_json *j);
-void core_json_array_begin(struct core_json *j);
-void core_json_array_end(struct core_json *j);
-void core_json_key(struct core_json *j, const char *key);
-void core_json_str(struct core_json *j, const char *value);
-void core_json_u64(struct core_json *j, uint64_t value);
-void core_json_i64(struct core_json *j, int64_t value);
-void core_json_double(struct core_json *j, double value);
-void core_json_bool(struct core_json *j, bool value);
+FLOWDPA_INTERNAL_API struct core_json *core_json_new(void);
+FLOWDPA_INTERNAL_API void core_json_free(struct core_json *j);
+FLOWDPA_INTERNAL_API void core_json_object_begin(struct core_json *j);
+FLOWDPA_INTERNAL_API void core_json_object_end(struct core_json *j);
+FLOWDPA_INTERNAL_API void core_json_array_begin(struct core_json *j);
+FLOWDPA_INTERNAL_API void core_json_array_end(struct core_json *j);
+FLOWDPA_INTERNAL_API void core_json_key(struct core_json *j, const char *key);
+FLOWDPA_INTERNAL_API void core_json_str(struct core_json *j, const char *value);
+FLOWDPA_INTERNAL_API void core_json_u64(struct core_json *j, uint64_t value);
+FLOWDPA_INTERNAL_API void core_json_i64(struct core_json *j, int64_t value);
+FLOWDPA_INTERNAL_API void core_json_double(struct core_json *j, double value);
+FLOWDPA_INTERNAL_API void core_json_bool(struct core_json *j, bool value);
 /* Splice text that already is one valid JSON value (e.g. a rendered sub-object). */
-void core_json_raw(struct core_json *j, const char *json);
+FLOWDPA_INTERNAL_API void core_json_raw(struct core_json *j, const char *json);
 /* The text so far; NULL after an allocation failure. */
-const char *core_json_text(const struct core_json *j);
+FLOWDPA_INTERNAL_API const char *core_json_text(const struct core_json *j);
 /* Escape one string (with quotes) into out; returns the length the whole string needs.
  * When it does not fit, out holds a shorter string that is still valid JSON. */
-size_t core_json_escape(const char *in, char *out, size_t outlen);
+FLOWDPA_INTERNAL_API size_t core_json_escape(const char *in, char *out, size_t outlen);
 
 /* ---------------------------------------------------------------- exit report */
 
@@ -225,17 +236,17 @@ struct core_report_section;
 /* Fills one section: an object has been begun and will be ended by the caller. */
 typedef void (*core_report_fn)(struct core_json *j, void *arg);
 
-bool core_report_enabled(void);
+FLOWDPA_INTERNAL_API bool core_report_enabled(void);
 /*
  * A named section of the FLOWDPA_REPORT file, produced by fn at exit. Unregister it when
  * the object behind it goes away: its final state is captured then, so destroyed
  * objects still appear; unregistering it again is a no-op. Both are no-ops (NULL)
  * when the report is off.
  */
-struct core_report_section *core_report_register(const char *name, core_report_fn fn, void *arg);
-void core_report_unregister(struct core_report_section *section);
+FLOWDPA_INTERNAL_API struct core_report_section *core_report_register(const char *name, core_report_fn fn, void *arg);
+FLOWDPA_INTERNAL_API void core_report_unregister(struct core_report_section *section);
 /* Write the report now (it is written at exit anyway); DOCA_SUCCESS, writing nothing,
  * when off or in a forked child of the process that configured it. */
-doca_error_t core_report_write(void);
+FLOWDPA_INTERNAL_API doca_error_t core_report_write(void);
 
 #endif /* FLOWDPA_CORE_H_ */

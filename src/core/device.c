@@ -497,7 +497,7 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_cap_is_filter_all_supported(const stru
 	return cap_flag(devinfo, filter_all_supported, 0, __func__);
 }
 
-/* 0 with SUCCESS: the host-side BlueField view the DPA samples expect (API-CORE.md 7.4). */
+/* 0 with SUCCESS: the host-side BlueField view the DPA samples expect (docs/differences-from-hardware.md). */
 DOCA_STABLE doca_error_t doca_devinfo_rep_cap_is_filter_net_supported(const struct doca_devinfo *devinfo,
 								       uint8_t *filter_net_supported)
 {

@@ -4,6 +4,7 @@
  * topology queries, handles, the owned DPA process (struct flexio_process) and the
  * process API of dpa.h, and the context's section of the exit report.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,16 +100,12 @@ doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa)
 	}
 	doca_error_t r = dpa_heap_init(&d->process.heap, caps->dpa_heap_size);
 
-	if (r != DOCA_SUCCESS) {
-		free(d);
-		return r;
-	}
+	if (r != DOCA_SUCCESS)
+		goto fail;
 	r = core_dev_hold(dev);
 	if (r != DOCA_SUCCESS) {
 		CORE_LOG_ERR("%s: cannot hold device %s: %s", __func__, caps->pci_addr, doca_error_get_name(r));
-		dpa_heap_fini(&d->process.heap);
-		free(d);
-		return r;
+		goto fail;
 	}
 	d->magic = DPA_MAGIC;
 	d->id = atomic_fetch_add(&dpa_next_id, 1) + 1;
@@ -129,6 +126,11 @@ doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa)
 	CORE_LOG_TRC("DPA context %u created on %s (%u cores x %u EUs, heap %zu bytes)", d->id, caps->pci_addr,
 		     d->cores, d->eus_per_core, d->process.heap.size);
 	return DOCA_SUCCESS;
+
+fail:
+	dpa_heap_fini(&d->process.heap); /* a no-op on the zeroed heap a failed dpa_heap_init leaves */
+	free(d);
+	return r;
 }
 
 /* Destroy an extended context: it owns only its device hold and its handle. */
@@ -143,11 +145,17 @@ static doca_error_t destroy_extension(struct doca_dpa *ext)
 			     ext->id, users, threads);
 		return DOCA_ERROR_IN_USE;
 	}
+	bool found = false;
+
 	pthread_mutex_lock(&base->lock);
 	for (unsigned int i = 0; i < DPA_MAX_EXTENSIONS; i++)
-		if (base->ext_ids[i] == ext->id)
+		if (base->ext_ids[i] == ext->id) {
 			base->ext_ids[i] = 0;
+			found = true;
+		}
 	pthread_mutex_unlock(&base->lock);
+	assert(found && "an extended context has a slot in its base (doca_dpa_device_extend)");
+	(void)found;
 	atomic_fetch_sub(&base->nextensions, 1);
 	core_dev_release(ext->dev);
 	pthread_mutex_destroy(&ext->lock);
@@ -322,13 +330,14 @@ doca_error_t doca_dpa_device_extend(struct doca_dpa *dpa, struct doca_dev *other
 		CORE_LOG_ERR("%s: out of memory", __func__);
 		return DOCA_ERROR_NO_MEMORY;
 	}
+	bool held = false;
 	doca_error_t r = core_dev_hold(other_dev);
 
 	if (r != DOCA_SUCCESS) {
 		CORE_LOG_ERR("%s: cannot hold device %s: %s", __func__, caps->pci_addr, doca_error_get_name(r));
-		free(e);
-		return r;
+		goto fail;
 	}
+	held = true;
 	e->id = atomic_fetch_add(&dpa_next_id, 1) + 1;
 	bool placed = false;
 
@@ -343,9 +352,8 @@ doca_error_t doca_dpa_device_extend(struct doca_dpa *dpa, struct doca_dev *other
 	if (!placed) {
 		CORE_LOG_ERR("%s: DPA context %u already has %u extended contexts", __func__, dpa->id,
 			     DPA_MAX_EXTENSIONS);
-		core_dev_release(other_dev);
-		free(e);
-		return DOCA_ERROR_FULL;
+		r = DOCA_ERROR_FULL;
+		goto fail;
 	}
 	e->magic = DPA_MAGIC;
 	e->base = dpa;
@@ -362,6 +370,12 @@ doca_error_t doca_dpa_device_extend(struct doca_dpa *dpa, struct doca_dev *other
 	*extended_dpa = e;
 	CORE_LOG_TRC("DPA context %u extended to %s as context %u", dpa->id, caps->pci_addr, e->id);
 	return DOCA_SUCCESS;
+
+fail:
+	if (held)
+		core_dev_release(other_dev);
+	free(e);
+	return r;
 }
 
 doca_error_t doca_dpa_get_dpa_handle(struct doca_dpa *dpa, doca_dpa_dev_t *handle)
@@ -646,7 +660,7 @@ doca_error_t doca_dpa_get_flexio_process(struct doca_dpa *dpa, struct flexio_pro
 	return DOCA_SUCCESS;
 }
 
-DPA_INTERNAL doca_error_t dpa_process_check(const struct flexio_process *process, const char *caller)
+doca_error_t dpa_process_check(const struct flexio_process *process, const char *caller)
 {
 	if (process == NULL || process->magic != DPA_PROCESS_MAGIC) {
 		CORE_LOG_ERR("%s: process is %s", caller, process == NULL ? "NULL" : "not a DPA process");
@@ -655,27 +669,27 @@ DPA_INTERNAL doca_error_t dpa_process_check(const struct flexio_process *process
 	return DOCA_SUCCESS;
 }
 
-DPA_INTERNAL struct doca_dpa *dpa_process_dpa(struct flexio_process *process)
+struct doca_dpa *dpa_process_dpa(struct flexio_process *process)
 {
 	return process->dpa;
 }
 
-DPA_INTERNAL struct doca_dev *dpa_process_dev(struct flexio_process *process)
+struct doca_dev *dpa_process_dev(struct flexio_process *process)
 {
 	return process->dpa->dev;
 }
 
-DPA_INTERNAL const struct core_dev_caps *dpa_process_caps(const struct flexio_process *process)
+const struct core_dev_caps *dpa_process_caps(const struct flexio_process *process)
 {
 	return process->dpa->caps;
 }
 
-DPA_INTERNAL uint32_t dpa_process_id(const struct flexio_process *process)
+uint32_t dpa_process_id(const struct flexio_process *process)
 {
 	return process->dpa->id;
 }
 
-DPA_INTERNAL doca_error_t dpa_process_hold(struct flexio_process *process)
+doca_error_t dpa_process_hold(struct flexio_process *process)
 {
 	doca_error_t r = dpa_process_check(process, __func__);
 
@@ -684,8 +698,12 @@ DPA_INTERNAL doca_error_t dpa_process_hold(struct flexio_process *process)
 	return r;
 }
 
-DPA_INTERNAL void dpa_process_release(struct flexio_process *process)
+void dpa_process_release(struct flexio_process *process)
 {
-	if (dpa_process_check(process, __func__) == DOCA_SUCCESS)
-		atomic_fetch_sub(&process->holds, 1);
+	if (dpa_process_check(process, __func__) == DOCA_SUCCESS) {
+		uint32_t holds = atomic_fetch_sub(&process->holds, 1);
+
+		assert(holds > 0 && "a release without its dpa_process_hold");
+		(void)holds;
+	}
 }

@@ -26,33 +26,33 @@ static struct dpa_exec *exec_or_log(const char *func)
 	return x;
 }
 
-DPA_INTERNAL bool dpa_in_device(void)
+bool dpa_in_device(void)
 {
 	return dpa_exec_current != NULL;
 }
 
-DPA_INTERNAL struct flexio_process *dpa_current_process(void)
+struct flexio_process *dpa_current_process(void)
 {
 	struct dpa_exec *x = dpa_exec_current;
 
 	return x ? &x->dpa->process : NULL;
 }
 
-DPA_INTERNAL const char *dpa_current_kernel(void)
+const char *dpa_current_kernel(void)
 {
 	struct dpa_exec *x = dpa_exec_current;
 
 	return x ? x->entry->name : "(host)";
 }
 
-DPA_INTERNAL unsigned int dpa_current_rank(void)
+unsigned int dpa_current_rank(void)
 {
 	struct dpa_exec *x = dpa_exec_current;
 
 	return x ? x->rank : 0;
 }
 
-DPA_INTERNAL void dpa_dev_fatal(const char *fmt, ...)
+void dpa_dev_fatal(const char *fmt, ...)
 {
 	struct dpa_exec *x = dpa_exec_current;
 	char msg[sizeof(x->fatal_msg)];
@@ -79,7 +79,7 @@ bool dpa_dev_cancelled(void)
 		(x->stop != NULL && atomic_load_explicit(x->stop, memory_order_relaxed)));
 }
 
-DPA_INTERNAL void dpa_dev_check_cancel(void)
+void dpa_dev_check_cancel(void)
 {
 	struct dpa_exec *x = dpa_exec_current;
 

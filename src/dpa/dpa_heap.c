@@ -90,6 +90,7 @@ doca_error_t dpa_heap_init(struct dpa_heap *heap, size_t size)
 		       (struct dpa_extent){(uintptr_t)base, size}) != DOCA_SUCCESS) {
 		munmap(base, size);
 		pthread_mutex_destroy(&heap->lock);
+		memset(heap, 0, sizeof(*heap)); /* as on the mmap failure: dpa_heap_fini is a no-op on it */
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	heap_poison(base, size);
@@ -217,7 +218,7 @@ static const struct dpa_extent *heap_find(const struct dpa_heap *heap, uint64_t 
 
 /* ------------------------------------------------------------ process API (dpa.h) */
 
-DPA_INTERNAL void *dpa_heap_ptr(struct flexio_process *process, uint64_t dev_ptr, size_t size)
+void *dpa_heap_ptr(struct flexio_process *process, uint64_t dev_ptr, size_t size)
 {
 	if (process == NULL || process->magic != DPA_PROCESS_MAGIC)
 		return NULL;
@@ -335,7 +336,7 @@ static doca_error_t heap_d2h_api(struct flexio_process *process, void *dst, uint
 	return r;
 }
 
-DPA_INTERNAL doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_t *dev_ptr)
+doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_t *dev_ptr)
 {
 	doca_error_t r = dpa_process_check(process, __func__);
 
@@ -347,21 +348,21 @@ DPA_INTERNAL doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t 
 	return heap_alloc_api(process, size, dev_ptr, __func__);
 }
 
-DPA_INTERNAL doca_error_t dpa_heap_free(struct flexio_process *process, uint64_t dev_ptr)
+doca_error_t dpa_heap_free(struct flexio_process *process, uint64_t dev_ptr)
 {
 	doca_error_t r = dpa_process_check(process, __func__);
 
 	return r != DOCA_SUCCESS ? r : heap_free_api(process, dev_ptr, __func__);
 }
 
-DPA_INTERNAL doca_error_t dpa_heap_h2d(struct flexio_process *process, uint64_t dst, const void *src, size_t size)
+doca_error_t dpa_heap_h2d(struct flexio_process *process, uint64_t dst, const void *src, size_t size)
 {
 	doca_error_t r = dpa_process_check(process, __func__);
 
 	return r != DOCA_SUCCESS ? r : heap_h2d_api(process, dst, src, size, __func__);
 }
 
-DPA_INTERNAL doca_error_t dpa_heap_d2h(struct flexio_process *process, void *dst, uint64_t src, size_t size)
+doca_error_t dpa_heap_d2h(struct flexio_process *process, void *dst, uint64_t src, size_t size)
 {
 	doca_error_t r = dpa_process_check(process, __func__);
 

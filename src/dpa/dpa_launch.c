@@ -1,16 +1,22 @@
 /*
- * dpa_launch.c - running device code: DPA threads (one host thread per EU in use,
- * created on demand up to the emulated EU count), kernel launches gated by wait events
- * and signalling completion events, RPCs on the caller's thread, and the crash-signal
- * handler that turns a faulting kernel into a reported launch error while the host
- * program carries on.
+ * dpa_launch.c - running device code for kernel launches and RPCs: the EU workers (one
+ * host thread per EU a launch uses, created on first need up to the emulated EU count
+ * and then reused; doca_dpa_thread objects are dpa_thread.c's), kernel launches gated
+ * by a wait event that signal their completion event once every instance returned, the
+ * context's dispatcher thread, RPCs on the caller's thread, and the stop/destroy
+ * protocol that drains them (dpa_exec_stop). Also the entry-point checks shared by
+ * launch and RPC (app, kind, declared parameter count).
+ *
+ * Every run of device code (kernel instance, RPC, and the runs of DPA thread objects in
+ * dpa_thread.c) goes through dpa_exec_run, the recovery point of a fault: the
+ * crash-signal handler (dpa_signal.c) siglongjmps back into it, and dpa_exec_report_end
+ * records the fault or fatal device error on the context.
  *
  * A launch takes a record from a pool made at start and packs its arguments into it,
- * so the launch path allocates nothing. If its wait event is satisfied and enough DPA
- * threads are idle, the launching thread hands the instances out itself; otherwise the
- * record is queued and the context's dispatcher thread starts it later, in submission
- * order, when the event and the threads allow. The crash-signal handler lives in
- * dpa_signal.c.
+ * so the launch path allocates nothing. If its wait event is satisfied and enough EU
+ * workers are idle, the launching thread hands the instances out itself; otherwise the
+ * record is queued and the dispatcher starts it later, in submission order as events and
+ * idle workers allow (a launch still waiting for its event does not hold back later ones).
  */
 #include <errno.h>
 #include <stdlib.h>

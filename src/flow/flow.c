@@ -218,7 +218,7 @@ void doca_flow_destroy(void)
 {
 	if (!flow_g.inited)
 		return;
-	/* In reverse start order, as programs do (API-FLOW.md 4.3): representors before
+	/* In reverse start order, as programs do (docs/flow.md, Model): representors before
 	 * their switch manager, whatever the port ids. */
 	for (uint64_t below = UINT64_MAX;;) {
 		struct doca_flow_port *last = NULL;
@@ -242,6 +242,8 @@ void doca_flow_destroy(void)
 	struct doca_flow_port *dead = flow_g.dead_ports;
 	flow_g.dead_ports = NULL;
 	flow_g.inited = false;
+	for (struct doca_flow_external_resource *o = r; o; o = o->next)
+		flow_export_detach_all(&o->exports, "doca_flow_destroy ran");
 	pthread_mutex_unlock(&flow_g.lock);
 	nic_shutdown();
 	flow_op_cache_drain();
@@ -417,7 +419,7 @@ static void port_free(struct doca_flow_port *p)
 }
 
 /* Under flow_g.lock: the manager a representor starting now belongs to, the last
- * manager started (representors follow theirs, API-FLOW.md 4.3). */
+ * manager started (representors follow theirs, docs/flow.md, Model). */
 static struct doca_flow_port *newest_manager_locked(void)
 {
 	struct doca_flow_port *best = NULL;
@@ -454,28 +456,26 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 	struct doca_flow_port *p = calloc(1, sizeof(*p));
 	if (p == NULL)
 		return DOCA_ERROR_NO_MEMORY;
+	doca_error_t err = DOCA_ERROR_NO_MEMORY;
 	p->id = cfg->port_id;
 	p->is_manager = flow_g.cfg.switch_mode && cfg->has_dev;
+	p->queues = calloc(flow_g.cfg.pipe_queues, sizeof(*p->queues));
+	if (p->queues == NULL)
+		goto fail;
+	/* From here port_free undoes what is set: it destroys nr_queues queue locks. */
 	p->nr_queues = flow_g.cfg.pipe_queues;
-	p->queues = calloc(p->nr_queues, sizeof(*p->queues));
+	for (uint16_t q = 0; q < p->nr_queues; q++)
+		pthread_mutex_init(&p->queues[q].lock, NULL);
 	uint32_t nsc = flow_g.cfg.resource_mode == DOCA_FLOW_RESOURCE_MODE_PORT
 			       ? cfg->nr_resources[DOCA_FLOW_RESOURCE_COUNTER]
 			       : flow_g.cfg.nr_shared[DOCA_FLOW_SHARED_RESOURCE_COUNTER];
 	p->nr_shared_counters = nsc;
 	p->shared_counters = nsc ? calloc(nsc, sizeof(*p->shared_counters)) : NULL;
 	p->priv = cfg->priv_data_size ? calloc(1, cfg->priv_data_size) : NULL;
-	if (p->queues == NULL || (nsc && p->shared_counters == NULL) || (cfg->priv_data_size && p->priv == NULL)) {
-		free(p->queues);
-		free(p->shared_counters);
-		free(p->priv);
-		free(p);
-		return DOCA_ERROR_NO_MEMORY;
-	}
-	for (uint16_t q = 0; q < p->nr_queues; q++)
-		pthread_mutex_init(&p->queues[q].lock, NULL);
+	if ((nsc && p->shared_counters == NULL) || (cfg->priv_data_size && p->priv == NULL))
+		goto fail;
 
 	pthread_mutex_lock(&flow_g.lock);
-	doca_error_t err = DOCA_SUCCESS;
 	if (flow_g.ports[p->id]) {
 		CORE_LOG_ERR("%s: port id %u is already started", __func__, p->id);
 		err = DOCA_ERROR_ALREADY_EXIST;
@@ -502,16 +502,18 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 		nic_port_set_trace_pid(p->id, caps ? caps->index + 1 : 1);
 	}
 	pthread_mutex_unlock(&flow_g.lock);
-	if (err != DOCA_SUCCESS) {
-		port_free(p);
-		return err;
-	}
+	if (err != DOCA_SUCCESS)
+		goto fail;
 	/* A representor's traffic starts at its manager's root pipe. */
 	if (p->manager)
 		nic_port_set_manager(p->id, p->manager->id);
 	CORE_LOG_TRC("doca_flow_port_start: port %u%s", p->id, p->is_manager ? " (switch manager)" : "");
 	*port = p;
 	return DOCA_SUCCESS;
+
+fail:
+	port_free(p);
+	return err;
 }
 
 void doca_flow_port_pipes_flush(struct doca_flow_port *port)

@@ -2,8 +2,9 @@
  * flow_entry.c - DOCA Flow entries: add/update/remove validate their arguments at once
  * and queue an operation on (pipe's port, pipe_queue); doca_flow_entries_process
  * executes queued operations in FIFO order on the NIC and reports each through the
- * entry callback (API-FLOW.md 4.8). Also counter queries, calc_hash and shared counters.
+ * entry callback (docs/flow.md, Model). Also counter queries, calc_hash and shared counters.
  */
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +197,7 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 static void shared_unref(struct doca_flow_pipe_entry *e)
 {
 	if (e->shared_id >= 0) {
+		assert(e->pipe->port->shared_counters[e->shared_id].refs > 0);
 		e->pipe->port->shared_counters[e->shared_id].refs--;
 		e->shared_id = -1;
 	}
@@ -469,8 +471,8 @@ static doca_error_t entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8
 		return DOCA_ERROR_NO_MEMORY;
 	struct doca_flow_pipe_entry *e = entry_obtain(pipe, index);
 	if (e == NULL) {
-		op_free(a);
-		return DOCA_ERROR_NO_MEMORY;
+		err = DOCA_ERROR_NO_MEMORY;
+		goto fail;
 	}
 	struct nic_entry_attr *attr = &a->attr;
 	/* Only the fields used by the pipe type are read; the rest stay unset. */
@@ -481,11 +483,8 @@ static doca_error_t entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8
 	err = resolve_fwd(pipe, fwd, &attr->fwd, who);
 	if (err == DOCA_SUCCESS)
 		err = resolve_counter(pipe, monitor, attr, &e->shared_id, who);
-	if (err != DOCA_SUCCESS) {
-		entry_release(e);
-		op_free(a);
-		return err;
-	}
+	if (err != DOCA_SUCCESS)
+		goto fail;
 	flow_actions_entry(&pipe->act[action_idx], actions, pipe->ps_field, &attr->actions, &attr->ps_value);
 	e->status = DOCA_FLOW_ENTRY_STATUS_IN_PROCESS;
 	e->usr_ctx = usr_ctx;
@@ -496,6 +495,12 @@ static doca_error_t entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8
 	atomic_store_explicit(&e->magic, FLOW_ENTRY_MAGIC, memory_order_relaxed);
 	*out = a;
 	return DOCA_SUCCESS;
+
+fail:
+	if (e != NULL)
+		entry_release(e);
+	op_free(a);
+	return err;
 }
 
 static void entry_discard(struct flow_add_op *a)

@@ -1,9 +1,10 @@
 /*
- * flow_extres.c - external resources of DOCA Flow (index selector, memory), pinned in
- * API-PROVIDER.md "Flow side of external resources": cfg objects, creation, binding to
- * HASH pipes, host-side access. The resource state lives in the NIC (nic_idxsel,
+ * flow_extres.c - external resources of DOCA Flow (index selector, memory), as
+ * docs/external-resources.md describes them: cfg objects, creation, binding to HASH
+ * pipes, host-side access. The resource state lives in the NIC (nic_idxsel,
  * nic_mem); the provider exports these objects to a DPA.
  */
+#include <assert.h>
 #include <stdlib.h>
 
 #include <doca_flow_external_resource.h>
@@ -127,20 +128,25 @@ doca_error_t doca_flow_external_resource_destroy(struct doca_flow_external_resou
 		pthread_mutex_unlock(&flow_g.lock);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	/* API-PROVIDER.md: BAD_STATE while bound to a pipe (or to a pipe cfg, which would
+	/* docs/external-resources.md, Errors: BAD_STATE while bound to a pipe (or to a pipe cfg, which would
 	 * bind it at doca_flow_pipe_create) or exported. */
-	if (resource->bound || resource->cfg_held || resource->exported) {
-		uint32_t bound = resource->bound, held = resource->cfg_held, exported = resource->exported;
+	if (resource->bound || resource->cfg_held || resource->exports) {
+		uint32_t bound = resource->bound, held = resource->cfg_held;
+		uint32_t exported = flow_export_count(resource->exports);
+		char holder[sizeof(resource->exports->holder) + 4] = "";
+		if (resource->exports)
+			snprintf(holder, sizeof(holder), " (%s)", resource->exports->holder);
 		pthread_mutex_unlock(&flow_g.lock);
-		CORE_LOG_ERR("%s: the %s resource is still %s (%u pipes, %u pipe cfgs, %u exports)", __func__,
+		CORE_LOG_ERR("%s: the %s resource is still %s%s (%u pipes, %u pipe cfgs, %u exports)", __func__,
 			     type_name(resource->type),
-			     bound ? "bound to a pipe" : held ? "set on a pipe cfg" : "exported", bound, held,
-			     exported);
+			     bound ? "bound to a pipe" : held ? "set on a pipe cfg" : "exported", bound ? "" : holder,
+			     bound, held, exported);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	struct doca_flow_external_resource **link = &flow_g.resources;
 	while (*link && *link != resource)
 		link = &(*link)->next;
+	assert(*link == resource && "a live resource is on flow_g.resources");
 	if (*link)
 		*link = resource->next;
 	pthread_mutex_unlock(&flow_g.lock);

@@ -15,6 +15,8 @@
 #include <core/core.h>
 #include <nic/nic.h>
 
+#include "flow_provider.h"
+
 #define FLOW_PORT_MAGIC 0x66706f72u  /* "fpor" */
 #define FLOW_PORT_DEAD 0x66706464u   /* "fpdd": stopped, kept until doca_flow_destroy */
 #define FLOW_PIPE_MAGIC 0x66706970u  /* "fpip" */
@@ -136,7 +138,7 @@ struct doca_flow_external_resource {
 	uint32_t size;
 	uint32_t bound; /* live pipes using it */
 	uint32_t cfg_held; /* pipe cfgs it is set on (doca_flow_pipe_cfg_set_external_resource) */
-	uint32_t exported; /* provider exports holding it */
+	struct flow_export *exports; /* provider exports holding it */
 	struct nic_idxsel *sel;
 	struct nic_mem *mem;
 	struct doca_flow_external_resource *next;
@@ -210,6 +212,7 @@ struct doca_flow_pipe {
 	bool miss_counter;
 	struct doca_flow_external_resource *idxsel;
 	struct doca_flow_external_resource *mem;
+	struct flow_export *exports; /* provider exports holding it */
 	_Atomic uint32_t nr_entries_live; /* added and not yet removed (queued ones included) */
 	struct flow_heap_entry *entries; /* heap entries (pool entries are not linked) */
 	/* HASH: one entry object per index, so an add allocates nothing (flow_entry_pool_*);
@@ -250,6 +253,30 @@ struct doca_flow_pipe_entry {
 	struct flow_op del_op;
 };
 _Static_assert(sizeof(struct doca_flow_pipe_entry) == 64, "a pool slot is one cache line");
+
+/*
+ * An export hold (flow_provider.h), linked on its object's exports list under
+ * flow_g.lock. The NIC pointers are what a burst uses; detaching clears them under the
+ * export's lock, so a burst sees all of them or none.
+ */
+struct flow_export {
+	pthread_mutex_t lock;
+	struct doca_flow_pipe *pipe;		 /* pipe exports; NULL once detached */
+	struct doca_flow_external_resource *res; /* resource exports; NULL once detached */
+	struct nic_pipe *nic;
+	struct nic_idxsel *sel;
+	struct nic_mem *mem;
+	struct flow_export_info info;
+	char name[64];
+	char holder[48];
+	struct flow_export *next;
+};
+
+/* Under flow_g.lock: detach every export of a list (the object is going), logging one
+ * WARNING per export that names its holder and why. */
+void flow_export_detach_all(struct flow_export **list, const char *why);
+/* Under flow_g.lock: how many exports a list holds. */
+uint32_t flow_export_count(const struct flow_export *list);
 
 struct flow_global {
 	pthread_mutex_t lock;

@@ -1,6 +1,6 @@
 /*
  * flow_match.c - translation of DOCA Flow match and action templates into the NIC's
- * packet key and rewrite records (API-FLOW.md 4.4 and 4.5). A table maps every
+ * packet key and rewrite records (docs/flow.md, Pipes and Actions). A table maps every
  * supported leaf field of struct doca_flow_match to its bytes in struct nic_key; a
  * non-zero byte of a field the NIC does not carry is refused with NOT_SUPPORTED, so a
  * program never silently matches less than it asked for.
@@ -24,8 +24,8 @@ struct fdesc {
 	uint8_t dsize;
 	uint8_t koff;
 	uint8_t kind;
-	uint8_t l3; /* implied parser_meta.outer_l3_type, 0 = none */
-	uint8_t l4; /* implied parser_meta.outer_l4_type, 0 = none */
+	uint8_t l3; /* implied parser_meta.outer_l3_type (enum doca_flow_l3_meta), 0 = none */
+	uint8_t l4; /* implied parser_meta.outer_l4_type (enum doca_flow_l4_meta), 0 = none */
 	const char *name;
 };
 
@@ -52,31 +52,31 @@ static const struct fdesc f_common[] = {
 };
 
 static const struct fdesc f_ip4[] = {
-	{M(outer.ip4.src_ip), NIC_K_IP_SRC, FK_RAW, 1, 0, "outer.ip4.src_ip"},
-	{M(outer.ip4.dst_ip), NIC_K_IP_DST, FK_RAW, 1, 0, "outer.ip4.dst_ip"},
-	{M(outer.ip4.dscp_ecn), NIC_K_IP_TOS, FK_RAW, 1, 0, "outer.ip4.dscp_ecn"},
-	{M(outer.ip4.next_proto), NIC_K_IP_PROTO, FK_RAW, 1, 0, "outer.ip4.next_proto"},
-	{M(outer.ip4.ttl), NIC_K_IP_TTL, FK_RAW, 1, 0, "outer.ip4.ttl"},
+	{M(outer.ip4.src_ip), NIC_K_IP_SRC, FK_RAW, DOCA_FLOW_L3_META_IPV4, 0, "outer.ip4.src_ip"},
+	{M(outer.ip4.dst_ip), NIC_K_IP_DST, FK_RAW, DOCA_FLOW_L3_META_IPV4, 0, "outer.ip4.dst_ip"},
+	{M(outer.ip4.dscp_ecn), NIC_K_IP_TOS, FK_RAW, DOCA_FLOW_L3_META_IPV4, 0, "outer.ip4.dscp_ecn"},
+	{M(outer.ip4.next_proto), NIC_K_IP_PROTO, FK_RAW, DOCA_FLOW_L3_META_IPV4, 0, "outer.ip4.next_proto"},
+	{M(outer.ip4.ttl), NIC_K_IP_TTL, FK_RAW, DOCA_FLOW_L3_META_IPV4, 0, "outer.ip4.ttl"},
 };
 
 static const struct fdesc f_ip6[] = {
-	{M(outer.ip6.src_ip), NIC_K_IP_SRC, FK_RAW, 2, 0, "outer.ip6.src_ip"},
-	{M(outer.ip6.dst_ip), NIC_K_IP_DST, FK_RAW, 2, 0, "outer.ip6.dst_ip"},
-	{M(outer.ip6.traffic_class), NIC_K_IP_TOS, FK_RAW, 2, 0, "outer.ip6.traffic_class"},
-	{M(outer.ip6.flow_label), NIC_K_IP6_FLOW, FK_RAW, 2, 0, "outer.ip6.flow_label"},
-	{M(outer.ip6.next_proto), NIC_K_IP_PROTO, FK_RAW, 2, 0, "outer.ip6.next_proto"},
-	{M(outer.ip6.hop_limit), NIC_K_IP_TTL, FK_RAW, 2, 0, "outer.ip6.hop_limit"},
+	{M(outer.ip6.src_ip), NIC_K_IP_SRC, FK_RAW, DOCA_FLOW_L3_META_IPV6, 0, "outer.ip6.src_ip"},
+	{M(outer.ip6.dst_ip), NIC_K_IP_DST, FK_RAW, DOCA_FLOW_L3_META_IPV6, 0, "outer.ip6.dst_ip"},
+	{M(outer.ip6.traffic_class), NIC_K_IP_TOS, FK_RAW, DOCA_FLOW_L3_META_IPV6, 0, "outer.ip6.traffic_class"},
+	{M(outer.ip6.flow_label), NIC_K_IP6_FLOW, FK_RAW, DOCA_FLOW_L3_META_IPV6, 0, "outer.ip6.flow_label"},
+	{M(outer.ip6.next_proto), NIC_K_IP_PROTO, FK_RAW, DOCA_FLOW_L3_META_IPV6, 0, "outer.ip6.next_proto"},
+	{M(outer.ip6.hop_limit), NIC_K_IP_TTL, FK_RAW, DOCA_FLOW_L3_META_IPV6, 0, "outer.ip6.hop_limit"},
 };
 
 static const struct fdesc f_tcp[] = {
-	{M(outer.tcp.l4_port.src_port), NIC_K_L4_SRC, FK_RAW, 0, 1, "outer.tcp.l4_port.src_port"},
-	{M(outer.tcp.l4_port.dst_port), NIC_K_L4_DST, FK_RAW, 0, 1, "outer.tcp.l4_port.dst_port"},
-	{M(outer.tcp.flags), NIC_K_TCP_FLAGS, FK_RAW, 0, 1, "outer.tcp.flags"},
+	{M(outer.tcp.l4_port.src_port), NIC_K_L4_SRC, FK_RAW, 0, DOCA_FLOW_L4_META_TCP, "outer.tcp.l4_port.src_port"},
+	{M(outer.tcp.l4_port.dst_port), NIC_K_L4_DST, FK_RAW, 0, DOCA_FLOW_L4_META_TCP, "outer.tcp.l4_port.dst_port"},
+	{M(outer.tcp.flags), NIC_K_TCP_FLAGS, FK_RAW, 0, DOCA_FLOW_L4_META_TCP, "outer.tcp.flags"},
 };
 
 static const struct fdesc f_udp[] = {
-	{M(outer.udp.l4_port.src_port), NIC_K_L4_SRC, FK_RAW, 0, 2, "outer.udp.l4_port.src_port"},
-	{M(outer.udp.l4_port.dst_port), NIC_K_L4_DST, FK_RAW, 0, 2, "outer.udp.l4_port.dst_port"},
+	{M(outer.udp.l4_port.src_port), NIC_K_L4_SRC, FK_RAW, 0, DOCA_FLOW_L4_META_UDP, "outer.udp.l4_port.src_port"},
+	{M(outer.udp.l4_port.dst_port), NIC_K_L4_DST, FK_RAW, 0, DOCA_FLOW_L4_META_UDP, "outer.udp.l4_port.dst_port"},
 };
 
 static const struct fdesc f_transport[] = {
@@ -85,9 +85,9 @@ static const struct fdesc f_transport[] = {
 };
 
 static const struct fdesc f_icmp[] = {
-	{M(outer.icmp.type), NIC_K_ICMP_TYPE, FK_RAW, 0, 3, "outer.icmp.type"},
-	{M(outer.icmp.code), NIC_K_ICMP_CODE, FK_RAW, 0, 3, "outer.icmp.code"},
-	{M(outer.icmp.ident), NIC_K_ICMP_IDENT, FK_RAW, 0, 3, "outer.icmp.ident"},
+	{M(outer.icmp.type), NIC_K_ICMP_TYPE, FK_RAW, 0, DOCA_FLOW_L4_META_ICMP, "outer.icmp.type"},
+	{M(outer.icmp.code), NIC_K_ICMP_CODE, FK_RAW, 0, DOCA_FLOW_L4_META_ICMP, "outer.icmp.code"},
+	{M(outer.icmp.ident), NIC_K_ICMP_IDENT, FK_RAW, 0, DOCA_FLOW_L4_META_ICMP, "outer.icmp.ident"},
 };
 
 /* Selectors: read to choose the union member, never matched on their own. */
@@ -342,7 +342,8 @@ doca_error_t flow_match_value(const struct doca_flow_match *match, struct nic_ke
 			uint32_t n = to_key(&g[i].f[j], match, v);
 			set_bytes(key, g[i].f[j].koff, v, n);
 		}
-	/* The selectors give the packet's header types, as the parser would. */
+	/* The selectors give the packet's header types, as the parser would (an l3_type is
+	 * its L3 meta value: flow_nic_contract.c). */
 	if (match->outer.l3_type == DOCA_FLOW_L3_TYPE_IP4 || match->outer.l3_type == DOCA_FLOW_L3_TYPE_IP6)
 		key->b[NIC_K_L3_META] = (uint8_t)match->outer.l3_type;
 	return DOCA_SUCCESS;

@@ -3,6 +3,7 @@
  * dump. A pipe cfg is copied whole into the pipe at creation (samples destroy the cfg
  * right after), templates are translated once, and the NIC pipe is built from them.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,9 @@ doca_error_t doca_flow_pipe_cfg_destroy(struct doca_flow_pipe_cfg *cfg)
 	/* The resources it holds; gone already if their session ended. */
 	pthread_mutex_lock(&flow_g.lock);
 	if (flow_g.inited && cfg->gen == flow_g.gen) {
+		/* Each was counted once by doca_flow_pipe_cfg_set_external_resource. */
+		assert(cfg->idxsel == NULL || cfg->idxsel->cfg_held > 0);
+		assert(cfg->mem == NULL || cfg->mem->cfg_held > 0);
 		if (cfg->idxsel)
 			cfg->idxsel->cfg_held--;
 		if (cfg->mem)
@@ -158,9 +162,8 @@ doca_error_t doca_flow_pipe_cfg_set_user_ctx(struct doca_flow_pipe_cfg *cfg, voi
 doca_error_t doca_flow_pipe_cfg_set_hash_map_algorithm(struct doca_flow_pipe_cfg *cfg, uint32_t algorithm_flags)
 {
 	CHECK_CFG(cfg);
-	uint32_t base = algorithm_flags & ~(uint32_t)DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_SELECT_ENABLED;
-	CHECK(base != 0 && (base & (base - 1)) == 0 && base <= DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_FLOODING,
-	      DOCA_ERROR_INVALID_VALUE,
+	/* The rule is the NIC's (its bits are DOCA's: flow_nic_contract.c); the refusal is logged here. */
+	CHECK(nic_map_algorithm_valid(algorithm_flags), DOCA_ERROR_INVALID_VALUE,
 	      "%s: flags 0x%x must be one of HASH, RANDOM, IDENTITY, ROUND_ROBIN, FLOODING, optionally with "
 	      "SELECT_ENABLED",
 	      __func__, algorithm_flags);
@@ -390,12 +393,16 @@ void flow_pipe_destroy_locked(struct doca_flow_pipe *p)
 	struct doca_flow_pipe **link = &p->port->pipes;
 	while (*link && *link != p)
 		link = &(*link)->port_next;
+	assert(*link == p && "a live pipe is on its port's list");
 	if (*link)
 		*link = p->port_next;
 	flow_queue_drop_pipe(p->port, p);
 	p->magic = FLOW_PIPE_DEAD;
+	flow_export_detach_all(&p->exports, "the port's pipes were destroyed (doca_flow_port_stop or _pipes_flush)");
 	nic_pipe_destroy(p->nic);
 	flow_entry_destroy_all(p);
+	assert(p->idxsel == NULL || p->idxsel->bound > 0);
+	assert(p->mem == NULL || p->mem->bound > 0);
 	if (p->idxsel)
 		p->idxsel->bound--;
 	if (p->mem)
@@ -407,6 +414,14 @@ void doca_flow_pipe_destroy(struct doca_flow_pipe *pipe)
 	if (!flow_pipe_valid(pipe, __func__))
 		return;
 	pthread_mutex_lock(&flow_g.lock);
+	if (pipe->exports) {
+		/* The call returns nothing: the refusal is the log line, and the pipe stays. */
+		CORE_LOG_ERR("%s: BAD_STATE: pipe '%s' is exported (%s); destroy the export first "
+			     "(doca_flow_dpa_pipe_destroy). The pipe was not destroyed",
+			     __func__, pipe->name, pipe->exports->holder);
+		pthread_mutex_unlock(&flow_g.lock);
+		return;
+	}
 	CORE_LOG_TRC("doca_flow_pipe_destroy: '%s'", pipe->name);
 	flow_pipe_destroy_locked(pipe);
 	pthread_mutex_unlock(&flow_g.lock);

@@ -27,6 +27,8 @@ struct dp_slot {
 };
 
 static struct dp_slot dp_slots[DP_MAX_THREADS];
+/* Slots ever used are below this: a grace period scans only them (each is a cache line). */
+static _Atomic int dp_slots_hw;
 /* Counter shards 0 .. NIC_CNT_SHARDS - 2 owned by a thread (bit set); the last is shared. */
 static _Atomic uint32_t dp_shards_owned;
 static _Thread_local int dp_me = -1;
@@ -57,6 +59,9 @@ static int dp_register(void)
 			atomic_store_explicit(&dp_slots[i].seq, 0, memory_order_relaxed);
 			pthread_setspecific(dp_key, &dp_slots[i]);
 			dp_me = i;
+			int hw = atomic_load_explicit(&dp_slots_hw, memory_order_relaxed);
+			while (hw <= i && !atomic_compare_exchange_weak(&dp_slots_hw, &hw, i + 1))
+				;
 			dp_slots[i].shard = NIC_CNT_SHARDS - 1;
 			for (uint32_t sh = 0; sh < NIC_CNT_SHARDS - 1; sh++) {
 				uint32_t bit = 1u << sh;
@@ -92,7 +97,8 @@ void nic_dp_exit(void)
 void nic_dp_synchronize(void)
 {
 	atomic_thread_fence(memory_order_seq_cst);
-	for (int i = 0; i < DP_MAX_THREADS; i++) {
+	int hw = atomic_load_explicit(&dp_slots_hw, memory_order_acquire);
+	for (int i = 0; i < hw; i++) {
 		if (i == dp_me || !atomic_load_explicit(&dp_slots[i].used, memory_order_acquire))
 			continue;
 		uint64_t s = atomic_load_explicit(&dp_slots[i].seq, memory_order_acquire);
@@ -179,13 +185,13 @@ static inline uint8_t *l4_csum(struct pkt *p, bool *udp)
 {
 	if (!p->off.l4)
 		return NULL;
-	*udp = p->off.l4_type == 2;
-	if (p->off.l4_type == 1 && p->len >= p->off.l4 + 18u)
+	*udp = p->off.l4_type == NIC_L4_META_UDP;
+	if (p->off.l4_type == NIC_L4_META_TCP && p->len >= p->off.l4 + 18u)
 		return p->data + p->off.l4 + 16;
-	if (p->off.l4_type == 2 && p->len >= p->off.l4 + 8u)
+	if (p->off.l4_type == NIC_L4_META_UDP && p->len >= p->off.l4 + 8u)
 		return p->data + p->off.l4 + 6;
 	/* ICMPv6, unlike ICMPv4, sums the IPv6 pseudo-header: address rewrites must fix it. */
-	if (p->off.l4_type == 3 && p->off.l3_type == 2 && p->len >= p->off.l4 + 4u)
+	if (p->off.l4_type == NIC_L4_META_ICMP && p->off.l3_type == NIC_L3_META_IPV6 && p->len >= p->off.l4 + 4u)
 		return p->data + p->off.l4 + 2;
 	return NULL;
 }
@@ -211,7 +217,7 @@ static void apply_actions(struct pkt *p, const struct nic_actions *a, int ps_fie
 		f |= 1u << ps_field;
 	if (NIC_LIKELY(f == 0))
 		return;
-	bool v4 = p->off.l3_type == 1, v6 = p->off.l3_type == 2;
+	bool v4 = p->off.l3_type == NIC_L3_META_IPV4, v6 = p->off.l3_type == NIC_L3_META_IPV6;
 	if (f & (1u << NIC_AF_ETH_DST)) {
 		memcpy(p->data, a->eth_dst, 6);
 		memcpy(p->key.b + NIC_K_ETH_DST, a->eth_dst, 6);
@@ -245,7 +251,8 @@ static void apply_actions(struct pkt *p, const struct nic_actions *a, int ps_fie
 		if (v4 || v6)
 			p->key.b[NIC_K_IP_TTL] = ttl;
 	}
-	if ((f & (3u << NIC_AF_L4_SRC)) && p->off.l4 && (p->off.l4_type == 1 || p->off.l4_type == 2)) {
+	if ((f & (3u << NIC_AF_L4_SRC)) && p->off.l4 &&
+	    (p->off.l4_type == NIC_L4_META_TCP || p->off.l4_type == NIC_L4_META_UDP)) {
 		uint8_t *ports = p->data + p->off.l4;
 		uint8_t nw[4];
 		memcpy(nw, ports, 4);
@@ -291,7 +298,7 @@ static inline uint16_t csum_replace32(uint16_t hc, uint32_t old, uint32_t new)
  * apply_actions restricted to L4 port rewrites (the usual per-entry action), on the two
  * ports as one word (bytes 0-1 source, 2-3 destination, as in the frame): the new word
  * is (old & keep) | set. Same bytes and checksum rule as apply_actions (RFC 1624, a UDP
- * zero checksum kept, a UDP result of 0 written as 0xffff). t: 1 TCP, 2 UDP; has_csum:
+ * zero checksum kept, a UDP result of 0 written as 0xffff). t: NIC_L4_META_TCP or _UDP; has_csum:
  * the frame holds the checksum field. Returns the new ports word.
  */
 static inline uint32_t l4_ports_store(uint8_t *ports, uint32_t t, bool has_csum, uint32_t keep, uint32_t set)
@@ -299,13 +306,13 @@ static inline uint32_t l4_ports_store(uint8_t *ports, uint32_t t, bool has_csum,
 	uint32_t old;
 	memcpy(&old, ports, 4);
 	uint32_t nw = (old & keep) | set;
-	uint32_t csum_off = t == 2 ? 6 : 16;
+	uint32_t csum_off = t == NIC_L4_META_UDP ? 6 : 16;
 	if (has_csum) {
 		uint16_t hc;
 		memcpy(&hc, ports + csum_off, 2);
-		if (!(t == 2 && hc == 0)) {
+		if (!(t == NIC_L4_META_UDP && hc == 0)) {
 			uint16_t r = csum_replace32(hc, old, nw);
-			if (t == 2 && r == 0)
+			if (t == NIC_L4_META_UDP && r == 0)
 				r = 0xffff;
 			memcpy(ports + csum_off, &r, 2);
 		}
@@ -319,7 +326,7 @@ static inline uint32_t l4_ports_store(uint8_t *ports, uint32_t t, bool has_csum,
 static inline void l4_ports_rewrite(struct pkt *p, const struct nic_entry_state *st, int ps_field, uint32_t ps)
 {
 	uint32_t t = p->off.l4_type;
-	if (!p->common_shape && (!p->off.l4 || (t != 1 && t != 2)))
+	if (!p->common_shape && (!p->off.l4 || (t != NIC_L4_META_TCP && t != NIC_L4_META_UDP)))
 		return;
 	uint32_t keep = st->l4_keep, set = st->l4_set;
 	if (ps_field == NIC_AF_L4_SRC) {
@@ -329,7 +336,7 @@ static inline void l4_ports_rewrite(struct pkt *p, const struct nic_entry_state 
 		keep &= 0x0000ffffu;
 		set = (set & 0x0000ffffu) | (uint32_t)__builtin_bswap16((uint16_t)ps) << 16;
 	}
-	bool has_csum = p->common_shape || p->len >= p->off.l4 + (t == 2 ? 8u : 18u);
+	bool has_csum = p->common_shape || p->len >= p->off.l4 + (t == NIC_L4_META_UDP ? 8u : 18u);
 	uint32_t nw = l4_ports_store(p->data + p->off.l4, t, has_csum, keep, set);
 	memcpy(p->key.b + NIC_K_L4_SRC, &nw, 4);
 }
@@ -413,8 +420,9 @@ static struct nic_entry *control_lookup(struct nic_pipe *pp, const struct nic_ke
 	return NULL;
 }
 
-#define SEL_ENABLE 0u
-#define SEL_DISABLE 3u
+/* A SKIP state moves down by one per packet that selects its slot (enum nic_sel_state). */
+_Static_assert(NIC_SEL_SKIP_TWICE - 1 == NIC_SEL_SKIP_ONCE && NIC_SEL_SKIP_ONCE - 1 == NIC_SEL_ENABLE,
+	       "hash_usable counts a SKIP state down by one");
 
 /* Entry at index i if a packet may use it; consume = this packet selected i itself. */
 static struct nic_entry *hash_usable(struct nic_pipe *pp, uint32_t i, bool consume)
@@ -425,9 +433,9 @@ static struct nic_entry *hash_usable(struct nic_pipe *pp, uint32_t i, bool consu
 	if (pp->idxsel) {
 		_Atomic uint8_t *s = &pp->idxsel->state[i];
 		uint8_t v = atomic_load_explicit(s, memory_order_acquire);
-		while (v != SEL_ENABLE) {
-			if (v == SEL_DISABLE || !consume)
-				return v == SEL_DISABLE ? NULL : e;
+		while (v != NIC_SEL_ENABLE) {
+			if (v == NIC_SEL_DISABLE || !consume)
+				return v == NIC_SEL_DISABLE ? NULL : e;
 			/* SKIP_TWICE -> SKIP_ONCE -> ENABLE, this packet treating i as disabled. */
 			if (atomic_compare_exchange_weak_explicit(s, &v, (uint8_t)(v - 1), memory_order_acq_rel,
 								  memory_order_acquire))
@@ -639,7 +647,8 @@ static struct hot_plan hot_plan_of(const struct root_plan *rp, uint16_t port_id)
 	hp.er.bits |= port_id * hp.er.port_mul;
 	hp.cr.port_mul = hp.er.port_mul = 0;
 	hp.c_by_l4 = (hp.cr.load_mask & hp.cmask) == 0;
-	for (uint32_t l4meta = 1; l4meta <= 2; l4meta++)
+	_Static_assert(NIC_L4_META_UDP == NIC_L4_META_TCP + 1, "the two L4 types of the common frame shape");
+	for (uint32_t l4meta = NIC_L4_META_TCP; l4meta <= NIC_L4_META_UDP; l4meta++)
 		if (((hp.cr.bits | l4meta * hp.cr.l4_mul) & hp.cmask) == hp.cval)
 			hp.c_ok_l4 |= (uint8_t)(1u << l4meta);
 	return hp;

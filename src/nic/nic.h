@@ -4,7 +4,7 @@
  * The NIC knows nothing of DOCA structs: the flow layer translates doca_flow_match and
  * doca_flow_actions into the compact packet key and action records defined here.
  *
- * Concurrency (DESIGN.md "Concurrency"): the datapath (nic_port_rx_burst, from any
+ * Concurrency (docs/architecture.md, "Seams"): the datapath (nic_port_rx_burst, from any
  * number of threads) reads pipe and entry state with acquire loads and takes no lock.
  * Control calls (entry add, update, remove, the provider's enable/replace) may come from
  * any thread: they serialise on a per-pipe control lock that the datapath never takes,
@@ -38,9 +38,9 @@
 
 enum nic_key_off {
 	NIC_K_PORT = 0,	      /* u16, host order: logical port id */
-	NIC_K_L2_META = 2,    /* enum doca_flow_l2_meta */
-	NIC_K_L3_META = 3,    /* enum doca_flow_l3_meta */
-	NIC_K_L4_META = 4,    /* enum doca_flow_l4_meta */
+	NIC_K_L2_META = 2,    /* enum nic_l2_meta */
+	NIC_K_L3_META = 3,    /* enum nic_l3_meta */
+	NIC_K_L4_META = 4,    /* enum nic_l4_meta */
 	NIC_K_FRAG = 5,	      /* 1 when the IPv4 packet is a fragment */
 	NIC_K_L3_OK = 6,      /* 1 when the L3 header is complete and sane */
 	NIC_K_L4_OK = 7,      /* 1 when the L4 header is complete */
@@ -64,6 +64,32 @@ enum nic_key_off {
 };
 #define NIC_META_SCRATCH 5 /* doca_flow_meta.u32[] words the NIC carries */
 
+/*
+ * The meta bytes' values. They are DOCA's parser_meta values (enum doca_flow_l2_meta,
+ * doca_flow_l3_meta, doca_flow_l4_meta), so that a doca_flow_match parser_meta value
+ * is a key byte as it is. The NIC includes no DOCA Flow header: it names them here, and
+ * src/flow/flow_nic_contract.c asserts that each equals its DOCA value.
+ */
+enum nic_l2_meta {
+	NIC_L2_META_NO_VLAN = 0,
+	NIC_L2_META_MULTI_VLAN = 1,
+	NIC_L2_META_SINGLE_VLAN = 2,
+};
+
+enum nic_l3_meta {
+	NIC_L3_META_NONE = 0,
+	NIC_L3_META_IPV4 = 1,
+	NIC_L3_META_IPV6 = 2,
+};
+
+enum nic_l4_meta {
+	NIC_L4_META_NONE = 0,
+	NIC_L4_META_TCP = 1,
+	NIC_L4_META_UDP = 2,
+	NIC_L4_META_ICMP = 3, /* ICMPv4 and ICMPv6 */
+	NIC_L4_META_ESP = 4,
+};
+
 struct nic_key {
 	union {
 		uint8_t b[NIC_KEY_SIZE];
@@ -75,8 +101,8 @@ struct nic_key {
 struct nic_hdr_off {
 	uint16_t l3;
 	uint16_t l4;
-	uint8_t l3_type; /* enum doca_flow_l3_meta */
-	uint8_t l4_type; /* enum doca_flow_l4_meta */
+	uint8_t l3_type; /* enum nic_l3_meta */
+	uint8_t l4_type; /* enum nic_l4_meta */
 };
 
 /*
@@ -156,12 +182,22 @@ struct nic_counter {
 };
 void nic_counter_read(const struct nic_counter *c, uint64_t *pkts, uint64_t *bytes);
 
-/* Index selector: slot states are enum doca_flow_index_selector_op values. */
+/*
+ * Index selector: one state per slot, DOCA's enum doca_flow_index_selector_op values
+ * (asserted in src/flow/flow_nic_contract.c). A packet that selects a SKIP slot treats
+ * it as disabled and moves it one state down, SKIP_TWICE to SKIP_ONCE to ENABLE.
+ */
+enum nic_sel_state {
+	NIC_SEL_ENABLE = 0,
+	NIC_SEL_SKIP_ONCE = 1,
+	NIC_SEL_SKIP_TWICE = 2,
+	NIC_SEL_DISABLE = 3,
+};
 struct nic_idxsel;
 doca_error_t nic_idxsel_create(uint32_t nr_indices, struct nic_idxsel **sel);
 void nic_idxsel_destroy(struct nic_idxsel *sel);
 uint32_t nic_idxsel_size(const struct nic_idxsel *sel);
-/* INVALID_VALUE for an index out of range or a state that is not an op value. */
+/* INVALID_VALUE for an index out of range or a state above NIC_SEL_DISABLE. */
 doca_error_t nic_idxsel_set(struct nic_idxsel *sel, uint32_t index, uint32_t state);
 doca_error_t nic_idxsel_get(const struct nic_idxsel *sel, uint32_t index, uint32_t *state);
 
@@ -173,8 +209,6 @@ uint32_t nic_mem_size(const struct nic_mem *mem);
 /* INVALID_VALUE for a cell out of range. */
 doca_error_t nic_mem_read(const struct nic_mem *mem, uint32_t cell, uint64_t *value);
 doca_error_t nic_mem_write(struct nic_mem *mem, uint32_t cell, uint64_t value);
-/* Raw cell array (for the provider's device mapping); nic_mem_size() cells. */
-uint64_t *nic_mem_cells(struct nic_mem *mem);
 
 /* ------------------------------------------------------------------ pipes */
 
@@ -184,13 +218,27 @@ enum nic_pipe_type {
 	NIC_PIPE_HASH,
 };
 
-/* Map algorithm bits: the same values as DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_*. */
+/* Map algorithm bits: DOCA's DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_* values (asserted in
+ * src/flow/flow_nic_contract.c). */
 #define NIC_MAP_HASH (1u << 0)
 #define NIC_MAP_RANDOM (1u << 1)
 #define NIC_MAP_IDENTITY (1u << 2)
 #define NIC_MAP_ROUND_ROBIN (1u << 3)
 #define NIC_MAP_FLOODING (1u << 4)
 #define NIC_MAP_SELECT_ENABLED (1u << 5)
+
+/*
+ * The map-algorithm rule, in one place: exactly one of HASH, RANDOM, IDENTITY,
+ * ROUND_ROBIN and FLOODING, optionally with SELECT_ENABLED. The flow layer checks the
+ * user's flags with it (doca_flow_pipe_cfg_set_hash_map_algorithm, which logs the
+ * refusal); nic_pipe_create applies it to attr->map_algorithm once it has read a
+ * missing base algorithm as HASH.
+ */
+static inline bool nic_map_algorithm_valid(uint32_t alg)
+{
+	uint32_t base = alg & ~NIC_MAP_SELECT_ENABLED;
+	return base != 0 && (base & (base - 1)) == 0 && base <= NIC_MAP_FLOODING;
+}
 
 struct nic_pipe_attr {
 	enum nic_pipe_type type;
@@ -277,27 +325,42 @@ uint32_t nic_entry_index(const struct nic_entry *entry);
 
 /* ------------------------------------------------------------------ provider operations */
 
-/*
- * HASH-pipe entry operations for the provider's request executor: one release store each,
- * under the pipe's control lock (so an entry being removed is never written after it was
- * unlinked). All return INVALID_VALUE for a NULL, destroyed or non-hash pipe or an index
- * >= nr_entries, NOT_FOUND for an index without an entry, each with one log line.
- */
-/* Enable or disable entry index. Disable on an IDENTITY pipe: NOT_SUPPORTED. */
-doca_error_t nic_hash_entry_set_enabled(struct nic_pipe *pipe, uint32_t index, bool enabled);
-doca_error_t nic_hash_entry_get_enabled(const struct nic_pipe *pipe, uint32_t index, bool *enabled);
-/* Replace the path-selector value (host order). NOT_SUPPORTED when the pipe has no
- * path-selector field; INVALID_VALUE when value does not fit the field. */
 /* Width in bits of a rewrite field used as path selector; 0 when it cannot carry one
  * (MAC and IPv6 addresses), in which case the rewrite stays a plain per-entry action. */
 uint32_t nic_ps_field_bits(int field);
-doca_error_t nic_hash_path_selector_replace(struct nic_pipe *pipe, uint32_t index, uint64_t value);
-doca_error_t nic_hash_path_selector_get(const struct nic_pipe *pipe, uint32_t index, uint32_t *value);
-/* Counter of entry index. */
+
+/*
+ * HASH-pipe entry operations of the provider's request executor, run in bursts: each is
+ * one release store, and a burst holds the pipe's control lock once, so an entry being
+ * removed is never written after it was unlinked. When nic_hash_exec returns, no
+ * datapath thread still uses an entry's old state. They do not log: the executor turns
+ * a failure into a completion with failure and reports it, rate-limited.
+ */
+enum nic_hash_op_type {
+	NIC_HASH_OP_ENABLE,
+	NIC_HASH_OP_DISABLE,
+	NIC_HASH_OP_REPLACE, /* the path-selector value */
+};
+
+struct nic_hash_op {
+	uint32_t type;	     /* enum nic_hash_op_type */
+	uint32_t index;	     /* entry index */
+	uint64_t value;	     /* REPLACE: host order */
+	doca_error_t result; /* set by nic_hash_exec */
+};
+
+/*
+ * Run ops in order. Results: INVALID_VALUE for an index >= nr_entries, a value that does
+ * not fit the path-selector field, an unknown type, or (every op) a pipe that is not a
+ * live HASH pipe; NOT_FOUND for an index without an entry; NOT_SUPPORTED for a disable on
+ * an IDENTITY pipe or a replace on a pipe without a path-selector field.
+ */
+void nic_hash_exec(struct nic_pipe *pipe, struct nic_hash_op *ops, uint32_t n);
+/* Entry index's enabled bit and path-selector value (either may be NULL); errors as above. */
+doca_error_t nic_hash_entry_state(const struct nic_pipe *pipe, uint32_t index, bool *enabled, uint32_t *ps_value);
+/* Counter of entry index; NOT_FOUND also when the entry has none. */
 doca_error_t nic_hash_entry_counter_read(const struct nic_pipe *pipe, uint32_t index, uint64_t *pkts,
 					 uint64_t *bytes);
-/* The entry at index (NULL when empty or out of range). */
-struct nic_entry *nic_hash_entry_at(const struct nic_pipe *pipe, uint32_t index);
 
 /* ------------------------------------------------------------------ ports and datapath */
 

@@ -220,8 +220,8 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "nic_parse_fast builds
 
 /*
  * The common frame shape: untagged Ethernet, IPv4 without options and not a fragment,
- * complete UDP or TCP header. Returns its L4 meta (1 TCP, 2 UDP), or 0 for any other
- * frame, which takes the general parser.
+ * complete UDP or TCP header. Returns its L4 meta (NIC_L4_META_TCP or NIC_L4_META_UDP),
+ * or 0 (NIC_L4_META_NONE) for any other frame, which takes the general parser.
  */
 static inline __attribute__((always_inline)) uint32_t nic_fast_shape(const uint8_t *frame, uint32_t len)
 {
@@ -234,16 +234,16 @@ static inline __attribute__((always_inline)) uint32_t nic_fast_shape(const uint8
 		return 0;
 	uint32_t proto = ipw >> 24;
 	if (proto == 17)
-		return 2; /* DOCA_FLOW_L4_META_UDP */
+		return NIC_L4_META_UDP;
 	if (proto == 6 && len >= 54)
-		return 1; /* DOCA_FLOW_L4_META_TCP */
-	return 0;
+		return NIC_L4_META_TCP;
+	return NIC_L4_META_NONE;
 }
 
 /*
  * How key word w of a common-shape frame is made, for every word but 7: an 8-byte load
  * at off (always inside the 42 bytes such a frame has at least), masked, or'ed with
- * constant bits, the port id times port_mul and the L4 meta (1 TCP, 2 UDP) times l4_mul.
+ * constant bits, the port id times port_mul and the L4 meta (TCP or UDP) times l4_mul.
  * This is exactly what nic_parse_general stores for such a frame (tests/unit/nic
  * compares the two); the root fast path reads the words its pipe matches this way,
  * without building the key.
@@ -253,9 +253,15 @@ struct nic_fast_recipe {
 	uint64_t load_mask, bits, port_mul, l4_mul;
 };
 
+/* Key byte b of word 0 (port and meta) holding v. */
+#define NIC_W0_BYTE(b, v) ((uint64_t)(v) << (8 * (b)))
+_Static_assert(NIC_K_L4_OK < 8, "port and meta are key word 0");
+
 static const struct nic_fast_recipe nic_fast_recipes[NIC_KEY_WORDS] = {
 	/* port; meta: L3 IPv4, L4 type, L3 and L4 complete (see enum nic_key_off) */
-	[0] = {0, 0, (uint64_t)1 << 24 | (uint64_t)1 << 48 | (uint64_t)1 << 56, 1, (uint64_t)1 << 32},
+	[0] = {0, 0,
+	       NIC_W0_BYTE(NIC_K_L3_META, NIC_L3_META_IPV4) | NIC_W0_BYTE(NIC_K_L3_OK, 1) | NIC_W0_BYTE(NIC_K_L4_OK, 1),
+	       NIC_W0_BYTE(NIC_K_PORT, 1), NIC_W0_BYTE(NIC_K_L4_META, 1)},
 	[1] = {0, ~(uint64_t)0, 0, 0, 0},		  /* eth dst, eth src[0..1] */
 	[2] = {8, 0xffffffffu, (uint64_t)0x0008 << 32, 0, 0}, /* eth src[2..5]; ethertype 0x0800; TCI 0 */
 	[3] = {26, 0xffffffffu, 0, 0, 0},		  /* IPv4 source */
@@ -280,7 +286,7 @@ static inline __attribute__((always_inline)) uint64_t nic_fast_recipe_apply(cons
 static inline __attribute__((always_inline)) uint64_t nic_fast_word7(const uint8_t *frame, uint32_t l4meta)
 {
 	return (uint64_t)frame[23] | (uint64_t)frame[22] << 8 | (uint64_t)frame[15] << 16 |
-	       (l4meta == 1 ? (uint64_t)frame[47] << 24 : 0);
+	       (l4meta == NIC_L4_META_TCP ? (uint64_t)frame[47] << 24 : 0);
 }
 
 /*
@@ -311,7 +317,7 @@ static inline __attribute__((always_inline)) bool nic_parse_fast(const uint8_t *
 	if (off) {
 		off->l3 = 14;
 		off->l4 = 34;
-		off->l3_type = 1;
+		off->l3_type = NIC_L3_META_IPV4;
 		off->l4_type = (uint8_t)l4meta;
 	}
 	return true;

@@ -7,19 +7,6 @@
 
 #include "nic_internal.h"
 
-/* Values of DOCA's parser_meta enums (doca_flow.h), kept here so the NIC needs no DOCA header. */
-enum {
-	L2_NO_VLAN = 0,
-	L2_MULTI_VLAN = 1,
-	L2_SINGLE_VLAN = 2,
-	L3_IPV4 = 1,
-	L3_IPV6 = 2,
-	L4_TCP = 1,
-	L4_UDP = 2,
-	L4_ICMP = 3,
-	L4_ESP = 4,
-};
-
 static inline uint16_t rd16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] << 8 | p[1]);
@@ -35,21 +22,21 @@ static inline __attribute__((always_inline)) void parse_l4(const uint8_t *frame,
 
 	switch (proto) {
 	case 6: /* TCP */
-		k[NIC_K_L4_META] = L4_TCP;
+		k[NIC_K_L4_META] = NIC_L4_META_TCP;
 		if (room < 20)
 			return;
 		memcpy(k + NIC_K_L4_SRC, p, 4);
 		k[NIC_K_TCP_FLAGS] = p[13];
 		break;
 	case 17: /* UDP */
-		k[NIC_K_L4_META] = L4_UDP;
+		k[NIC_K_L4_META] = NIC_L4_META_UDP;
 		if (room < 8)
 			return;
 		memcpy(k + NIC_K_L4_SRC, p, 4);
 		break;
 	case 1:	 /* ICMP */
 	case 58: /* ICMPv6 */
-		k[NIC_K_L4_META] = L4_ICMP;
+		k[NIC_K_L4_META] = NIC_L4_META_ICMP;
 		if (room < 8)
 			return;
 		k[NIC_K_ICMP_TYPE] = p[0];
@@ -57,7 +44,7 @@ static inline __attribute__((always_inline)) void parse_l4(const uint8_t *frame,
 		memcpy(k + NIC_K_ICMP_IDENT, p + 4, 2);
 		break;
 	case 50: /* ESP */
-		k[NIC_K_L4_META] = L4_ESP;
+		k[NIC_K_L4_META] = NIC_L4_META_ESP;
 		if (room < 8)
 			return;
 		break;
@@ -107,10 +94,10 @@ bool nic_parse_general(const uint8_t *frame, uint32_t len, uint16_t port_id, str
 		memcpy(k + NIC_K_VLAN_TCI, frame + 14, 2);
 		type = rd16(frame + 16);
 		l3 = 18;
-		k[NIC_K_L2_META] = L2_SINGLE_VLAN;
+		k[NIC_K_L2_META] = NIC_L2_META_SINGLE_VLAN;
 		if (type == 0x8100 || type == 0x88a8) {
 			/* A second tag: DOCA reports multi-VLAN; we do not look deeper. */
-			k[NIC_K_L2_META] = L2_MULTI_VLAN;
+			k[NIC_K_L2_META] = NIC_L2_META_MULTI_VLAN;
 			k[NIC_K_ETH_TYPE] = (uint8_t)(type >> 8);
 			k[NIC_K_ETH_TYPE + 1] = (uint8_t)type;
 			return true;
@@ -122,7 +109,7 @@ bool nic_parse_general(const uint8_t *frame, uint32_t len, uint16_t port_id, str
 	const uint8_t *p = frame + l3;
 	uint32_t room = len - l3;
 	if (type == 0x0800) {
-		k[NIC_K_L3_META] = L3_IPV4;
+		k[NIC_K_L3_META] = NIC_L3_META_IPV4;
 		if (room < 20)
 			return true;
 		uint32_t ihl = (uint32_t)(p[0] & 0xf) * 4;
@@ -136,7 +123,7 @@ bool nic_parse_general(const uint8_t *frame, uint32_t len, uint16_t port_id, str
 		k[NIC_K_L3_OK] = 1;
 		if (off) {
 			off->l3 = (uint16_t)l3;
-			off->l3_type = L3_IPV4;
+			off->l3_type = NIC_L3_META_IPV4;
 		}
 		uint16_t frag = rd16(p + 6);
 		if (frag & 0x3fff) {
@@ -146,7 +133,7 @@ bool nic_parse_general(const uint8_t *frame, uint32_t len, uint16_t port_id, str
 		}
 		parse_l4(frame, len, l3 + ihl, p[9], key, off);
 	} else if (type == 0x86dd) {
-		k[NIC_K_L3_META] = L3_IPV6;
+		k[NIC_K_L3_META] = NIC_L3_META_IPV6;
 		if (room < 40)
 			return true;
 		if ((p[0] >> 4) != 6)
@@ -162,7 +149,7 @@ bool nic_parse_general(const uint8_t *frame, uint32_t len, uint16_t port_id, str
 		k[NIC_K_L3_OK] = 1;
 		if (off) {
 			off->l3 = (uint16_t)l3;
-			off->l3_type = L3_IPV6;
+			off->l3_type = NIC_L3_META_IPV6;
 		}
 		parse_l4(frame, len, l3 + 40, p[6], key, off);
 	}

@@ -8,6 +8,7 @@
  * published with one release store, and anything it may still hold is freed only after
  * nic_dp_synchronize().
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -105,10 +106,11 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 	}
 	uint32_t alg = attr->map_algorithm ? attr->map_algorithm : NIC_MAP_HASH;
 	if (attr->type == NIC_PIPE_HASH) {
-		uint32_t base = alg & ~NIC_MAP_SELECT_ENABLED;
-		if (base == 0)
-			base = NIC_MAP_HASH, alg |= NIC_MAP_HASH;
-		if ((base & (base - 1)) != 0 || base > NIC_MAP_FLOODING) {
+		if ((alg & ~NIC_MAP_SELECT_ENABLED) == 0)
+			alg |= NIC_MAP_HASH;
+		/* The flow layer refused bad flags already, with the user's line; this is the
+		 * same rule (nic_map_algorithm_valid) for the NIC's other callers. */
+		if (!nic_map_algorithm_valid(alg)) {
 			CORE_LOG_ERR("pipe '%s': map algorithm 0x%x must be one of HASH, RANDOM, IDENTITY, "
 				     "ROUND_ROBIN, FLOODING (optionally | SELECT_ENABLED)",
 				     name, attr->map_algorithm);
@@ -174,28 +176,18 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 		p->pool_esize = (NIC_ENTRY_SIZE(NIC_PIPE_HASH) + 63) & ~(size_t)63;
 		p->pool = pool_alloc((size_t)p->nr_entries * p->pool_esize);
 	}
-	if (miss == NULL || (nslots && p->slots == NULL) || (p->type == NIC_PIPE_HASH && p->pool == NULL)) {
-		free(miss);
-		free(p->pool);
-		free((void *)p->slots);
-		pthread_mutex_destroy(&p->lock);
-		free(p);
-		return DOCA_ERROR_NO_MEMORY;
-	}
+	doca_error_t err = DOCA_ERROR_NO_MEMORY;
+	if (miss == NULL || (nslots && p->slots == NULL) || (p->type == NIC_PIPE_HASH && p->pool == NULL))
+		goto fail;
 	*miss = attr->fwd_miss;
 	atomic_init(&p->fwd_miss, miss);
 	atomic_store_explicit(&p->magic, NIC_PIPE_MAGIC, memory_order_release);
 
 	if (p->is_root) {
-		doca_error_t err = nic_port_set_root(p->port_id, p, NULL);
+		err = nic_port_set_root(p->port_id, p, NULL);
 		if (err != DOCA_SUCCESS) {
 			CORE_LOG_ERR("pipe '%s': port %u already has a root pipe", name, p->port_id);
-			free(miss);
-			free(p->pool);
-			free((void *)p->slots);
-			pthread_mutex_destroy(&p->lock);
-			free(p);
-			return err;
+			goto fail;
 		}
 	}
 	pthread_mutex_lock(&all_lock);
@@ -206,6 +198,15 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 		nic_traffic_root_set(p->port_id);
 	*out = p;
 	return DOCA_SUCCESS;
+
+fail:
+	/* Nothing of p was published: no root slot, not on all_pipes. */
+	free(miss);
+	free(p->pool);
+	free((void *)p->slots);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+	return err;
 }
 
 bool nic_pipe_alive(const struct nic_pipe *pipe)
@@ -322,6 +323,7 @@ static void list_link(struct nic_pipe *p, struct nic_entry *e)
 
 static void list_unlink(struct nic_pipe *p, struct nic_entry *e)
 {
+	assert(p->nr_live > 0);
 	if (e->list_prev)
 		e->list_prev->list_next = e->list_next;
 	else
@@ -413,6 +415,7 @@ doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr
 		return DOCA_ERROR_NO_MEMORY;
 	memset(e, 0, sizeof(*e));
 	entry_fill(p, e, attr);
+	doca_error_t err = DOCA_SUCCESS;
 	if (p->type == NIC_PIPE_BASIC) {
 		for (int i = 0; i < NIC_KEY_WORDS; i++)
 			e->match.w[i] = attr->match.w[i] & p->entry_mask.w[i];
@@ -421,15 +424,14 @@ doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr
 	} else if (p->type == NIC_PIPE_CONTROL) {
 		e->mask = malloc(sizeof(*e->mask));
 		if (e->mask == NULL) {
-			free(e);
-			return DOCA_ERROR_NO_MEMORY;
+			err = DOCA_ERROR_NO_MEMORY;
+			goto fail;
 		}
 		*e->mask = attr->mask;
 		for (int i = 0; i < NIC_KEY_WORDS; i++)
 			e->match.w[i] = attr->match.w[i] & attr->mask.w[i];
 	}
 
-	doca_error_t err = DOCA_SUCCESS;
 	struct nic_ctrl_table *retired = NULL;
 	pthread_mutex_lock(&p->lock);
 	if (!nic_pipe_alive(p)) {
@@ -461,17 +463,20 @@ doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr
 		}
 	}
 	pthread_mutex_unlock(&p->lock);
-	if (err != DOCA_SUCCESS) {
-		free(e->mask);
-		free(e);
-		return err;
-	}
+	if (err != DOCA_SUCCESS)
+		goto fail;
 	if (retired) {
 		nic_dp_synchronize();
 		free(retired);
 	}
 	*out = e;
 	return DOCA_SUCCESS;
+
+fail:
+	/* Never linked, or unlinked again under the lock before the datapath could see it. */
+	free(e->mask);
+	free(e);
+	return err;
 }
 
 doca_error_t nic_entry_update(struct nic_entry *e, const struct nic_actions *actions, uint32_t ps_value,
@@ -515,6 +520,7 @@ static doca_error_t entry_unlink(struct nic_pipe *p, struct nic_entry *e, struct
 		struct nic_entry *cur;
 		while ((cur = atomic_load_explicit(link, memory_order_relaxed)) != NULL && cur != e)
 			link = &cur->next;
+		assert(cur == e && "a linked BASIC entry is on its bucket's chain");
 		if (cur == e)
 			atomic_store_explicit(link, atomic_load_explicit(&e->next, memory_order_relaxed),
 					      memory_order_release);
@@ -636,89 +642,93 @@ void nic_pipes_free_all(void)
 
 /*
  * The provider's operations run on its request executor, not on a datapath thread, so a
- * grace period would not wait for them: they hold the pipe lock while they use the
- * entry, which removal also holds to unlink it. The datapath never takes this lock.
+ * grace period would not wait for them: a burst holds the pipe lock while it uses the
+ * entries, which removal also holds to unlink one. The datapath never takes this lock.
  */
-static doca_error_t hash_slot_lock(struct nic_pipe *p, uint32_t index, const char *op, struct nic_entry **e)
+static inline doca_error_t hash_op_run(struct nic_pipe *p, const struct nic_hash_op *op, uint32_t ps_bits,
+				       bool identity)
 {
-	if (!nic_pipe_alive(p) || p->type != NIC_PIPE_HASH) {
-		CORE_LOG_ERR("%s: not a live HASH pipe", op);
+	if (op->index >= p->nr_entries)
+		return DOCA_ERROR_INVALID_VALUE;
+	struct nic_entry *e = atomic_load_explicit(&p->slots[op->index], memory_order_acquire);
+	if (e == NULL)
+		return DOCA_ERROR_NOT_FOUND;
+	switch (op->type) {
+	case NIC_HASH_OP_ENABLE:
+		atomic_store_explicit(&e->enabled, true, memory_order_release);
+		return DOCA_SUCCESS;
+	case NIC_HASH_OP_DISABLE:
+		if (identity)
+			return DOCA_ERROR_NOT_SUPPORTED;
+		atomic_store_explicit(&e->enabled, false, memory_order_release);
+		return DOCA_SUCCESS;
+	case NIC_HASH_OP_REPLACE:
+		if (ps_bits == 0)
+			return DOCA_ERROR_NOT_SUPPORTED;
+		if (ps_bits < 64 && op->value >> ps_bits)
+			return DOCA_ERROR_INVALID_VALUE;
+		atomic_store_explicit(&atomic_load_explicit(&e->state, memory_order_relaxed)->ps_value,
+				      (uint32_t)op->value, memory_order_release);
+		return DOCA_SUCCESS;
+	default:
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (index >= p->nr_entries) {
-		CORE_LOG_ERR("%s: pipe '%s': index %u out of range (nr_entries %u)", op, p->name, index,
-			     p->nr_entries);
-		return DOCA_ERROR_INVALID_VALUE;
+}
+
+static bool hash_pipe_live(const struct nic_pipe *p)
+{
+	return nic_pipe_alive(p) && p->type == NIC_PIPE_HASH;
+}
+
+void nic_hash_exec(struct nic_pipe *p, struct nic_hash_op *ops, uint32_t n)
+{
+	if (!hash_pipe_live(p)) {
+		for (uint32_t i = 0; i < n; i++)
+			ops[i].result = DOCA_ERROR_INVALID_VALUE;
+		return;
 	}
+	/* The pipe's configuration, fixed for its life: looked up once per burst. */
+	const uint32_t ps_bits = p->ps_field >= 0 ? nic_ps_field_bits(p->ps_field) : 0;
+	const bool identity = (p->map_algorithm & NIC_MAP_IDENTITY) != 0;
+	bool changed = false;
+	pthread_mutex_lock(&p->lock);
+	for (uint32_t i = 0; i < n; i++) {
+		ops[i].result = hash_op_run(p, &ops[i], ps_bits, identity);
+		changed |= ops[i].result == DOCA_SUCCESS;
+	}
+	pthread_mutex_unlock(&p->lock);
+	/* A burst that read the old state may still be forwarding with it: once this
+	 * returns (and the caller completes the ops), none is. */
+	if (changed)
+		nic_dp_synchronize();
+}
+
+/* Under the pipe lock, the entry at index for a read (errors as nic_hash_exec's). */
+static doca_error_t hash_entry_lock(const struct nic_pipe *cp, uint32_t index, struct nic_entry **e)
+{
+	struct nic_pipe *p = (struct nic_pipe *)cp;
+	if (!hash_pipe_live(p) || index >= p->nr_entries)
+		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&p->lock);
 	*e = atomic_load_explicit(&p->slots[index], memory_order_acquire);
 	if (*e == NULL) {
 		pthread_mutex_unlock(&p->lock);
-		CORE_LOG_ERR("%s: pipe '%s': no entry at index %u", op, p->name, index);
 		return DOCA_ERROR_NOT_FOUND;
 	}
 	return DOCA_SUCCESS;
 }
 
-doca_error_t nic_hash_entry_set_enabled(struct nic_pipe *p, uint32_t index, bool enabled)
+doca_error_t nic_hash_entry_state(const struct nic_pipe *p, uint32_t index, bool *enabled, uint32_t *ps_value)
 {
 	struct nic_entry *e;
-	doca_error_t err = hash_slot_lock(p, index, enabled ? "enable" : "disable", &e);
+	doca_error_t err = hash_entry_lock(p, index, &e);
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (!enabled && (p->map_algorithm & NIC_MAP_IDENTITY)) {
-		pthread_mutex_unlock(&p->lock);
-		CORE_LOG_ERR("disable: pipe '%s' uses the IDENTITY map algorithm, which supports update only",
-			     p->name);
-		return DOCA_ERROR_NOT_SUPPORTED;
-	}
-	atomic_store_explicit(&e->enabled, enabled, memory_order_release);
-	pthread_mutex_unlock(&p->lock);
-	return DOCA_SUCCESS;
-}
-
-doca_error_t nic_hash_entry_get_enabled(const struct nic_pipe *p, uint32_t index, bool *enabled)
-{
-	struct nic_entry *e;
-	doca_error_t err = hash_slot_lock((struct nic_pipe *)p, index, "get enabled", &e);
-	if (err != DOCA_SUCCESS)
-		return err;
-	*enabled = atomic_load_explicit(&e->enabled, memory_order_acquire);
-	pthread_mutex_unlock(&((struct nic_pipe *)p)->lock);
-	return DOCA_SUCCESS;
-}
-
-doca_error_t nic_hash_path_selector_replace(struct nic_pipe *p, uint32_t index, uint64_t value)
-{
-	struct nic_entry *e;
-	doca_error_t err = hash_slot_lock(p, index, "replace", &e);
-	if (err != DOCA_SUCCESS)
-		return err;
-	uint32_t bits = p->ps_field >= 0 ? nic_ps_field_bits(p->ps_field) : 0;
-	if (bits == 0)
-		err = DOCA_ERROR_NOT_SUPPORTED;
-	else if (bits < 64 && value >> bits)
-		err = DOCA_ERROR_INVALID_VALUE;
-	else
-		atomic_store_explicit(&atomic_load_explicit(&e->state, memory_order_relaxed)->ps_value,
-				      (uint32_t)value, memory_order_release);
-	pthread_mutex_unlock(&p->lock);
-	if (err == DOCA_ERROR_NOT_SUPPORTED)
-		CORE_LOG_ERR("replace: pipe '%s' has no per-entry path-selector field", p->name);
-	else if (err != DOCA_SUCCESS)
-		CORE_LOG_ERR("replace: pipe '%s': value %llu does not fit the %u-bit path-selector field", p->name,
-			     (unsigned long long)value, bits);
-	return err;
-}
-
-doca_error_t nic_hash_path_selector_get(const struct nic_pipe *p, uint32_t index, uint32_t *value)
-{
-	struct nic_entry *e;
-	doca_error_t err = hash_slot_lock((struct nic_pipe *)p, index, "get path selector", &e);
-	if (err != DOCA_SUCCESS)
-		return err;
-	*value = atomic_load_explicit(&atomic_load_explicit(&e->state, memory_order_relaxed)->ps_value,
-				      memory_order_acquire);
+	if (enabled)
+		*enabled = atomic_load_explicit(&e->enabled, memory_order_acquire);
+	if (ps_value)
+		*ps_value = atomic_load_explicit(&atomic_load_explicit(&e->state, memory_order_relaxed)->ps_value,
+						 memory_order_acquire);
 	pthread_mutex_unlock(&((struct nic_pipe *)p)->lock);
 	return DOCA_SUCCESS;
 }
@@ -726,22 +736,13 @@ doca_error_t nic_hash_path_selector_get(const struct nic_pipe *p, uint32_t index
 doca_error_t nic_hash_entry_counter_read(const struct nic_pipe *p, uint32_t index, uint64_t *pkts, uint64_t *bytes)
 {
 	struct nic_entry *e;
-	doca_error_t err = hash_slot_lock((struct nic_pipe *)p, index, "counter read", &e);
+	doca_error_t err = hash_entry_lock(p, index, &e);
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (e->cnt == NULL) {
-		err = DOCA_ERROR_INVALID_VALUE;
-		CORE_LOG_ERR("counter read: pipe '%s': entry %u has no counter", p->name, index);
-	} else {
+	if (e->cnt == NULL)
+		err = DOCA_ERROR_NOT_FOUND;
+	else
 		nic_counter_read(e->cnt, pkts, bytes);
-	}
 	pthread_mutex_unlock(&((struct nic_pipe *)p)->lock);
 	return err;
-}
-
-struct nic_entry *nic_hash_entry_at(const struct nic_pipe *p, uint32_t index)
-{
-	if (!nic_pipe_alive(p) || p->type != NIC_PIPE_HASH || index >= p->nr_entries)
-		return NULL;
-	return atomic_load_explicit(&((struct nic_pipe *)p)->slots[index], memory_order_acquire);
 }

@@ -11,9 +11,6 @@
 
 DOCA_LOG_REGISTER(NIC::RESOURCE);
 
-/* Index-selector states: the values of enum doca_flow_index_selector_op. */
-#define SEL_DISABLE 3u
-
 void nic_counter_read(const struct nic_counter *c, uint64_t *pkts, uint64_t *bytes)
 {
 	uint64_t p = 0, b = 0;
@@ -63,7 +60,7 @@ doca_error_t nic_idxsel_set(struct nic_idxsel *sel, uint32_t index, uint32_t sta
 		CORE_LOG_ERR("index selector: index %u out of range (nr_indices %u)", index, sel->n);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (state > SEL_DISABLE) {
+	if (state > NIC_SEL_DISABLE) {
 		CORE_LOG_ERR("index selector: state %u is not an index-selector op", state);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
@@ -129,9 +126,4 @@ doca_error_t nic_mem_write(struct nic_mem *mem, uint32_t cell, uint64_t value)
 	}
 	atomic_store_explicit(&mem->cells[cell], value, memory_order_release);
 	return DOCA_SUCCESS;
-}
-
-uint64_t *nic_mem_cells(struct nic_mem *mem)
-{
-	return (uint64_t *)mem->cells;
 }

@@ -3,7 +3,7 @@
  * deterministic generator) played by one NIC worker thread per port, and the
  * FLOWDPA_PORTn_TX pcap sink. A source starts when the flow layer kicks the port (its
  * root pipe exists and entries_process returned with nothing pending) or 1 s after the
- * root pipe appeared, whichever is first (DESIGN.md, Configuration).
+ * root pipe appeared, whichever is first (docs/configuration.md, FLOWDPA_PORTn_RX).
  */
 #include <errno.h>
 #include <math.h>
@@ -179,12 +179,12 @@ static doca_error_t load_pcap(struct source *s)
 	const u_char *data;
 	uint64_t cap = 0, used = 0, bytes_cap = 0, skipped = 0;
 	int rc;
+	doca_error_t status = DOCA_ERROR_IO_FAILED;
 	/* Frames are parsed as Ethernet: a RAW or Linux-cooked capture would be garbage. */
 	if (pcap_datalink(pc) != DLT_EN10MB) {
 		CORE_LOG_ERR("FLOWDPA_PORT%u_RX: '%s' has link type %s; only Ethernet (EN10MB) captures can be played",
 			     s->port, s->cfg.path, pcap_datalink_val_to_name(pcap_datalink(pc)));
-		pcap_close(pc);
-		return DOCA_ERROR_IO_FAILED;
+		goto out;
 	}
 	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
 		if (h->caplen > NIC_MAX_FRAME || h->caplen < 14) {
@@ -199,14 +199,18 @@ static doca_error_t load_pcap(struct source *s)
 				s->lens = l;
 			if (o)
 				s->offs = o;
-			if (l == NULL || o == NULL)
-				goto nomem;
+			if (l == NULL || o == NULL) {
+				status = DOCA_ERROR_NO_MEMORY;
+				goto out;
+			}
 		}
 		if (used + h->caplen > bytes_cap) {
 			bytes_cap = (bytes_cap + h->caplen) * 2;
 			uint8_t *b = realloc(s->blob, bytes_cap);
-			if (b == NULL)
-				goto nomem;
+			if (b == NULL) {
+				status = DOCA_ERROR_NO_MEMORY;
+				goto out;
+			}
 			s->blob = b;
 		}
 		memcpy(s->blob + used, data, h->caplen);
@@ -219,17 +223,16 @@ static doca_error_t load_pcap(struct source *s)
 		/* A truncated or corrupt file: playing part of it would mislead the test. */
 		CORE_LOG_ERR("FLOWDPA_PORT%u_RX: '%s': read error after %llu frames: %s", s->port, s->cfg.path,
 			     (unsigned long long)s->nframes, pcap_geterr(pc));
-		pcap_close(pc);
-		return DOCA_ERROR_IO_FAILED;
+		goto out;
 	}
 	if (skipped)
 		CORE_LOG_WARN("FLOWDPA_PORT%u_RX: '%s': %llu frames skipped (shorter than 14 or longer than %u bytes)",
 			      s->port, s->cfg.path, (unsigned long long)skipped, NIC_MAX_FRAME);
+	status = DOCA_SUCCESS;
+out:
+	/* What was read stays in s either way: the caller frees it (source_free) on failure. */
 	pcap_close(pc);
-	return DOCA_SUCCESS;
-nomem:
-	pcap_close(pc);
-	return DOCA_ERROR_NO_MEMORY;
+	return status;
 }
 
 /* True once the source may play, or must give up (stop): the caller tells them apart. */
@@ -350,11 +353,8 @@ doca_error_t nic_traffic_attach(uint16_t port)
 		err = load_pcap(s);
 	else
 		err = nic_gen_create(rx->flows ? rx->flows : 1, rx->zipf, rx->seed, &s->gen);
-	if (err != DOCA_SUCCESS) {
-		source_free(s);
-		nic_traffic_detach(port);
-		return err;
-	}
+	if (err != DOCA_SUCCESS)
+		goto fail;
 	pthread_mutex_lock(&lock);
 	s->stop = s->kicked = s->done = false;
 	s->root_seen = nic_port_root(port) != NULL;
@@ -364,12 +364,17 @@ doca_error_t nic_traffic_attach(uint16_t port)
 	if (pthread_create(&s->thread, NULL, source_main, s) != 0) {
 		CORE_LOG_ERR("FLOWDPA_PORT%u_RX: cannot start the NIC worker thread", port);
 		s->attached = false;
-		source_free(s);
-		nic_traffic_detach(port);
-		return DOCA_ERROR_OPERATING_SYSTEM;
+		err = DOCA_ERROR_OPERATING_SYSTEM;
+		goto fail;
 	}
 	s->thread_started = true;
 	return DOCA_SUCCESS;
+
+fail:
+	/* The RX source, and the TX sink's pcap handle (its dumper stays with the port). */
+	source_free(s);
+	nic_traffic_detach(port);
+	return err;
 }
 
 void nic_traffic_kick(uint16_t port)

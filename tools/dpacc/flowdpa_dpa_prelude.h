@@ -19,6 +19,14 @@
 #ifndef __NO_INLINE__
 #define __NO_INLINE__ 1
 #endif
+/* Several of them are POSIX (strdup, posix_memalign, usleep, pthread_spin_lock), which a
+ * strict ISO mode (-std=c17 in the devicecc options) leaves undeclared. Nothing comes
+ * before the prelude in the translation unit, so it can still ask for them; it asks for
+ * what the compiler's default GNU mode gives anyway. */
+#if defined(__STRICT_ANSI__) && !defined(_GNU_SOURCE) && !defined(_DEFAULT_SOURCE) && \
+	!defined(_POSIX_C_SOURCE) && !defined(_XOPEN_SOURCE) && !defined(_POSIX_SOURCE)
+#define _DEFAULT_SOURCE 1
+#endif
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>

@@ -19,8 +19,8 @@
 #include <doca_dpa.h>
 #include <doca_sync_event.h>
 
-#include "../../unit/dpa/dpa_test_util.h"
-#include "device/dpa_test_defs.h"
+#include "dpa_device/dpa_test_defs.h"
+#include "dpa_fixture.h"
 
 /*
  * TSan's runtime itself faults on the shadow of an unmapped address touched by an
@@ -32,32 +32,23 @@ extern struct doca_dpa_app *dpa_test_app;
 extern doca_dpa_func_t hello_kernel, signal_kernel, spin_kernel, bad_get_kernel, f32_rpc, raise_rpc,
 	overflow_rpc, add_rpc, structs_rpc, spin_rpc;
 
-struct fx {
-	struct doca_dev *dev;
-};
-
+/* Device 0 only: the tests create their contexts themselves (see above). */
 static int fx_setup(void **state)
 {
-	static struct fx f;
-
-	f.dev = dpa_test_open_dev(0);
-	dpa_test_log_clear();
-	*state = &f;
+	*state = dpa_fx_open(DPA_FX_DEV, NULL);
 	return 0;
 }
 
 static int fx_teardown(void **state)
 {
-	struct fx *f = *state;
-
-	assert_int_equal(doca_dev_close(f->dev), DOCA_SUCCESS);
+	dpa_fx_close(*state);
 	return 0;
 }
 
 /* A pending launch holds its wait and completion events: destroying them is IN_USE. */
 static void test_event_held_by_pending_launch(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	struct doca_sync_event *wait_ev = dpa_test_event(NULL, dpa, true), *comp = dpa_test_event(NULL, dpa, true);
 	uint64_t v = 0;
@@ -82,7 +73,7 @@ static void test_event_held_by_pending_launch(void **state)
 /* Destroying the context cancels the pending launch and drops its events. */
 static void test_cancelled_launch_releases_events(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	struct doca_sync_event *wait_ev, *comp;
 
@@ -105,7 +96,7 @@ static void test_cancelled_launch_releases_events(void **state)
  */
 static void test_fault_in_device_call_releases_event(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	struct doca_sync_event *ev = dpa_test_event(NULL, dpa, true);
 	doca_dpa_dev_sync_event_t h = 0;
@@ -148,7 +139,7 @@ static void test_fault_in_device_call_releases_event(void **state)
  */
 static void test_destroy_with_spinning_kernel_times_out(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	struct doca_sync_event *comp;
 	doca_dpa_dev_uintptr_t flag = 0;
@@ -185,7 +176,7 @@ static void test_destroy_with_spinning_kernel_times_out(void **state)
  */
 static void test_destroy_timeout_keeps_queued_launch(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	struct doca_sync_event *gate, *comp;
 	doca_dpa_dev_uintptr_t flag = 0;
@@ -238,7 +229,7 @@ static void *call_spin_rpc(void *arg)
  */
 static void test_stop_and_destroy_refused_during_rpc(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	struct rpc_call c = {.dpa = dpa, .result = DOCA_ERROR_UNKNOWN};
 	pthread_t t;
@@ -272,7 +263,7 @@ static void test_stop_and_destroy_refused_during_rpc(void **state)
  */
 static void test_set_addr_refused_while_used(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	struct doca_sync_event *wait_ev, *comp, *exported = dpa_test_event(NULL, dpa, true);
 	doca_dpa_dev_sync_event_t h = 0;
@@ -324,7 +315,7 @@ static void test_set_addr_refused_while_used(void **state)
  */
 static void test_stale_handle_after_slot_reuse(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	struct doca_sync_event *a = dpa_test_event(NULL, dpa, true), *b;
 	doca_dpa_dev_sync_event_t ha = 0, hb = 0, h = 0;
@@ -356,7 +347,7 @@ static void test_stale_handle_after_slot_reuse(void **state)
 }
 
 /* Run fn in a child process; returns its wait status. */
-static int in_child(void (*fn)(struct fx *), struct fx *f)
+static int in_child(void (*fn)(struct dpa_fx *), struct dpa_fx *f)
 {
 	if (DPA_TEST_TSAN)
 		skip();
@@ -396,7 +387,7 @@ static void app_handler(int sig, siginfo_t *si, void *uc)
 		signal(sig, SIG_DFL);
 }
 
-static void chained_host_fault(struct fx *f)
+static void chained_host_fault(struct dpa_fx *f)
 {
 	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	struct sigaction sa;
@@ -433,7 +424,7 @@ static void test_chained_handlers_do_not_cycle(void **state)
 	assert_false(WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM);
 }
 
-static void rpc_raises_sigsegv(struct fx *f)
+static void rpc_raises_sigsegv(struct dpa_fx *f)
 {
 	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	uint64_t ret = 0;
@@ -455,7 +446,7 @@ static void test_sent_signal_is_not_a_kernel_fault(void **state)
 /* An RPC that overflows the caller's stack is reported like any fault (alternate stack). */
 static void test_rpc_stack_overflow_is_reported(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	uint64_t ret = 7;
 
 	if (DPA_TEST_TSAN)
@@ -476,7 +467,7 @@ static void test_rpc_stack_overflow_is_reported(void **state)
 /* A typedef'd float parameter receives the float passed (promoted to double by the call). */
 static void test_typedef_float_argument(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	uint64_t ret = 0;
 
@@ -488,7 +479,7 @@ static void test_typedef_float_argument(void **state)
 /* The counting macros see the commas inside a compound literal's braces: the log names the fix. */
 static void test_compound_literal_hint(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
 	doca_dpa_dev_uintptr_t buf = 0;
 	uint64_t ret = 0;

@@ -13,8 +13,8 @@
 #include <doca_dpa.h>
 #include <doca_sync_event.h>
 
-#include "../../unit/dpa/dpa_test_util.h"
-#include "device/dpa_test_defs.h"
+#include "dpa_device/dpa_test_defs.h"
+#include "dpa_fixture.h"
 
 extern struct doca_dpa_app *dpa_test_app;
 extern doca_dpa_func_t hello_kernel, rank_kernel, args13_kernel, helper_kernel, signal_kernel, fault_kernel,
@@ -27,28 +27,15 @@ uint64_t helper(uint64_t x)
 	return x + 1000;
 }
 
-struct fx {
-	struct doca_dev *dev;
-	struct doca_dpa *dpa;
-};
-
 static int fx_setup(void **state)
 {
-	static struct fx f;
-
-	f.dev = dpa_test_open_dev(0);
-	f.dpa = dpa_test_started(f.dev, dpa_test_app);
-	dpa_test_log_clear();
-	*state = &f;
+	*state = dpa_fx_open(DPA_FX_STARTED, dpa_test_app);
 	return 0;
 }
 
 static int fx_teardown(void **state)
 {
-	struct fx *f = *state;
-
-	assert_int_equal(doca_dpa_destroy(f->dpa), DOCA_SUCCESS);
-	assert_int_equal(doca_dev_close(f->dev), DOCA_SUCCESS);
+	dpa_fx_close(*state);
 	return 0;
 }
 
@@ -63,7 +50,7 @@ static uint64_t event_get(struct doca_sync_event *ev)
 /* kernel_launch sample flow: the kernel starts only once the wait event reaches 4. */
 static void test_hello_wait_and_completion(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_sync_event *wait_ev = dpa_test_event(f->dev, f->dpa, false), *comp_ev = dpa_test_event(f->dev, f->dpa, true);
 
 	assert_int_equal(doca_dpa_kernel_launch_update_set(f->dpa, wait_ev, 4, comp_ev, 10, 1, &hello_kernel),
@@ -82,7 +69,7 @@ static void test_hello_wait_and_completion(void **state)
 /* Device log: to the file set before start, and into the SDK log with kernel and rank. */
 static void test_device_log_file_and_rank(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	char path[] = "/tmp/flowdpa-dpa-log-XXXXXX";
 	int fd = mkstemp(path);
 	struct doca_dpa *dpa;
@@ -125,7 +112,7 @@ static void test_device_log_file_and_rank(void **state)
 /* N DPA threads each write their rank; read back with d2h. */
 static void test_ranks_written_to_device_memory(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	unsigned int max = 0;
 	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true);
 	doca_dpa_dev_uintptr_t buf = 0;
@@ -155,7 +142,7 @@ static void test_ranks_written_to_device_memory(void **state)
 
 static void test_13_mixed_arguments(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true);
 	doca_dpa_dev_uintptr_t out = 0;
 	struct dpa_test_triple t = {.a = 0xa1a2a3a4u, .b = 0xb1b2b3b4b5b6b7b8ull, .c = 0xc1c2};
@@ -190,7 +177,7 @@ static void test_13_mixed_arguments(void **state)
 
 static void test_rpc_returns_value(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	uint64_t ret = 0;
 
 	assert_int_equal(doca_dpa_rpc(f->dpa, &add_rpc, &ret, 40ull, 2u), DOCA_SUCCESS);
@@ -204,7 +191,7 @@ static void test_rpc_returns_value(void **state)
 
 static void test_rpc_two_structs_by_value(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	doca_dpa_dev_uintptr_t buf = 0;
 	uint64_t ret = 0, back = 0;
 
@@ -222,7 +209,7 @@ static void test_rpc_two_structs_by_value(void **state)
 /* The device sets an event the host waits on; a second kernel waits on a host update. */
 static void test_device_to_host_sync_event(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_sync_event *dev_ev = dpa_test_event(f->dev, f->dpa, true), *host_ev = dpa_test_event(f->dev, f->dpa, false),
 			       *comp = dpa_test_event(f->dev, f->dpa, true);
 	doca_dpa_dev_sync_event_t dev_h = 0, host_h = 0;
@@ -257,7 +244,7 @@ static void test_device_to_host_sync_event(void **state)
 /* update_add adds comp_count once per launch (not per instance). */
 static void test_update_add_once_per_launch(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true);
 
 	for (int i = 0; i < 10; i++)
@@ -272,7 +259,7 @@ static void test_update_add_once_per_launch(void **state)
 /* Host and device both define helper() and the device a global; both stay separate. */
 static void test_symbol_isolation(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true);
 	doca_dpa_dev_uintptr_t out = 0;
 	uint64_t v = 0;
@@ -290,7 +277,7 @@ static void test_symbol_isolation(void **state)
 
 static void test_thread_finish_ends_instance(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true);
 	doca_dpa_dev_uintptr_t out = 0;
 	uint64_t v = 0;
@@ -312,7 +299,7 @@ static void test_thread_finish_ends_instance(void **state)
  */
 static void test_faulting_kernel_is_reported(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true);
 	uint64_t ret = 0;
 	struct doca_dpa *dpa;
@@ -358,7 +345,7 @@ static void test_faulting_kernel_is_reported(void **state)
 /* A forged handle given to the device API is a fatal device error, reported the same way. */
 static void test_invalid_device_handle_is_fatal(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 
 	assert_int_equal(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, NULL, 0, 1, &bad_handle_kernel,
 							   0x1234ull),
@@ -371,7 +358,7 @@ static void test_invalid_device_handle_is_fatal(void **state)
 /* Every refusal of the launch and RPC entry points: documented code and one log line. */
 static void test_launch_and_rpc_refusals(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true), *idle;
 	unsigned int max = 0;
 	uint64_t ret = 0;
@@ -432,7 +419,7 @@ static void test_launch_and_rpc_refusals(void **state)
 /* Launch and RPC before start, and a context without an app. */
 static void test_launch_before_start(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa *dpa;
 	uint64_t ret = 0;
 
@@ -457,7 +444,7 @@ static void test_launch_before_start(void **state)
 /* Destroy with a launch still waiting for its event: bounded wait, cancelled, logged. */
 static void test_destroy_cancels_waiting_launch(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa *dpa;
 	struct doca_sync_event *never;
 

@@ -12,40 +12,29 @@
 #include <doca_dpa.h>
 #include <doca_sync_event.h>
 
-#include "../../unit/dpa/dpa_test_util.h"
-#include "device/dpa_test_defs.h"
+#include "dpa_device/dpa_test_defs.h"
+#include "dpa_fixture.h"
 
 extern struct doca_dpa_app *dpa_test_app;
 extern doca_dpa_func_t thread_kernel, thread_noarg_kernel, thread_blocking_kernel, notify_kernel, notify_rpc,
 	add_rpc, rank_kernel, args13_kernel, thread_spin_kernel, wide_param_kernel;
 
-struct fx {
-	struct doca_dev *dev;
-	struct doca_dpa *dpa;
-	struct doca_sync_event *done;
-	doca_dpa_dev_sync_event_t done_h;
-};
-
+/* f->ev (and its handle f->ev_h): the "done" event the thread functions signal, DPA
+ * publisher, started. */
 static int fx_setup(void **state)
 {
-	static struct fx f;
+	struct dpa_fx *f = dpa_fx_open(DPA_FX_STARTED, dpa_test_app);
 
-	f.dev = dpa_test_open_dev(0);
-	f.dpa = dpa_test_started(f.dev, dpa_test_app);
-	f.done = dpa_test_event(NULL, f.dpa, true);
-	assert_int_equal(doca_sync_event_get_dpa_handle(f.done, f.dpa, &f.done_h), DOCA_SUCCESS);
+	f->ev = dpa_test_event(NULL, f->dpa, true);
+	assert_int_equal(doca_sync_event_get_dpa_handle(f->ev, f->dpa, &f->ev_h), DOCA_SUCCESS);
 	dpa_test_log_clear();
-	*state = &f;
+	*state = f;
 	return 0;
 }
 
 static int fx_teardown(void **state)
 {
-	struct fx *f = *state;
-
-	assert_int_equal(doca_sync_event_destroy(f->done), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_destroy(f->dpa), DOCA_SUCCESS);
-	assert_int_equal(doca_dev_close(f->dev), DOCA_SUCCESS);
+	dpa_fx_close(*state);
 	return 0;
 }
 
@@ -60,12 +49,12 @@ static uint64_t event_value(struct doca_sync_event *ev)
 /* ping_pong order: create, func/arg, local storage, start, notification, run; trigger. */
 static void test_thread_runs_once_per_trigger(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa_thread *t;
 	struct doca_dpa_notification_completion *n;
 	doca_dpa_dev_notification_completion_t nh = 0;
 	doca_dpa_dev_uintptr_t st_dev = 0, tls = 0;
-	struct dpa_test_thread_state st = {.done_event = f->done_h, .finish_at = 3};
+	struct dpa_test_thread_state st = {.done_event = f->ev_h, .finish_at = 3};
 	uint64_t ret = 0;
 	uint32_t id = 0;
 
@@ -87,19 +76,19 @@ static void test_thread_runs_once_per_trigger(void **state)
 	assert_int_equal(doca_dpa_rpc(f->dpa, &notify_rpc, &ret, nh), DOCA_SUCCESS);
 	assert_int_equal(ret, 1);
 	usleep(20 * 1000);
-	assert_int_equal(event_value(f->done), 0);
+	assert_int_equal(event_value(f->ev), 0);
 	assert_int_equal(doca_dpa_thread_run(t), DOCA_SUCCESS);
-	assert_int_equal(doca_sync_event_wait_gt(f->done, 0, UINT64_MAX), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_wait_gt(f->ev, 0, UINT64_MAX), DOCA_SUCCESS);
 	/* Second trigger from a kernel. */
 	assert_int_equal(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, NULL, 0, 1, &notify_kernel, nh),
 			 DOCA_SUCCESS);
-	assert_int_equal(doca_sync_event_wait_gt(f->done, 1, UINT64_MAX), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_wait_gt(f->ev, 1, UINT64_MAX), DOCA_SUCCESS);
 	/* Third run finishes the thread; a fourth trigger does nothing. */
 	assert_int_equal(doca_dpa_rpc(f->dpa, &notify_rpc, &ret, nh), DOCA_SUCCESS);
-	assert_int_equal(doca_sync_event_wait_gt(f->done, 2, UINT64_MAX), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_wait_gt(f->ev, 2, UINT64_MAX), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_rpc(f->dpa, &notify_rpc, &ret, nh), DOCA_SUCCESS);
 	usleep(30 * 1000);
-	assert_int_equal(event_value(f->done), 3);
+	assert_int_equal(event_value(f->ev), 3);
 	assert_int_equal(doca_dpa_d2h_memcpy(f->dpa, &st, st_dev, sizeof(st)), DOCA_SUCCESS);
 	assert_int_equal(st.runs, 3);
 	assert_int_equal(st.tls_seen, tls);
@@ -116,7 +105,7 @@ static void test_thread_runs_once_per_trigger(void **state)
 /* A thread function without parameters, notified many times from many kernel instances. */
 static void test_noarg_thread_and_many_triggers(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa_thread *t;
 	struct doca_dpa_notification_completion *n;
 	doca_dpa_dev_notification_completion_t nh = 0;
@@ -125,7 +114,7 @@ static void test_noarg_thread_and_many_triggers(void **state)
 	uint64_t arg = 1;
 
 	assert_int_equal(doca_dpa_mem_alloc(f->dpa, 8, &tls), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_h2d_memcpy(f->dpa, tls, &f->done_h, 8), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_h2d_memcpy(f->dpa, tls, &f->ev_h, 8), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_thread_create(f->dpa, &t), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_thread_set_func_arg(t, &thread_noarg_kernel, 0), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_thread_get_func_arg(t, &got, &arg), DOCA_SUCCESS);
@@ -140,9 +129,9 @@ static void test_noarg_thread_and_many_triggers(void **state)
 	/* 32 instances notify; triggers may merge, but at least one run follows the last. */
 	assert_int_equal(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, NULL, 0, 32, &notify_kernel, nh),
 			 DOCA_SUCCESS);
-	assert_int_equal(doca_sync_event_wait_gt(f->done, 0, UINT64_MAX), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_wait_gt(f->ev, 0, UINT64_MAX), DOCA_SUCCESS);
 	usleep(30 * 1000);
-	uint64_t runs = event_value(f->done);
+	uint64_t runs = event_value(f->ev);
 
 	assert_true(runs >= 1 && runs <= 32);
 	assert_int_equal(doca_dpa_notification_completion_stop(n), DOCA_SUCCESS);
@@ -155,7 +144,7 @@ static void test_noarg_thread_and_many_triggers(void **state)
 /* Stop and destroy end a run blocked in a device wait. */
 static void test_stop_ends_blocked_run(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa_thread *t;
 	struct doca_dpa_notification_completion *n;
 	doca_dpa_dev_notification_completion_t nh = 0;
@@ -189,7 +178,7 @@ static void test_stop_ends_blocked_run(void **state)
 
 static void test_thread_refusals(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa_thread *t, *other_t;
 	struct doca_dpa_notification_completion *n, *n2;
 	doca_dpa_dev_notification_completion_t nh;
@@ -289,7 +278,7 @@ static void *release_flag(void *arg)
  */
 static void test_stop_timeout_keeps_thread_running(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa_thread *t;
 	struct doca_dpa_notification_completion *n;
 	doca_dpa_dev_notification_completion_t nh = 0;
@@ -301,7 +290,7 @@ static void test_stop_timeout_keeps_thread_running(void **state)
 	assert_int_equal(doca_dpa_memset(f->dpa, flag, 0, 8), DOCA_SUCCESS);
 	flag_host = (uint64_t *)(uintptr_t)flag; /* device pointers are host addresses here */
 	assert_int_equal(doca_dpa_mem_alloc(f->dpa, 8, &tls), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_h2d_memcpy(f->dpa, tls, &f->done_h, 8), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_h2d_memcpy(f->dpa, tls, &f->ev_h, 8), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_thread_create(f->dpa, &t), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_thread_set_func_arg(t, &thread_spin_kernel, flag), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_thread_set_local_storage(t, tls), DOCA_SUCCESS);
@@ -319,10 +308,10 @@ static void test_stop_timeout_keeps_thread_running(void **state)
 	assert_int_equal(doca_dpa_thread_stop(t), DOCA_ERROR_TIME_OUT);
 	dpa_test_expect_one_log("doca_dpa_thread_stop", "thread_spin_kernel", "is still in a run after 2000 ms");
 	pthread_join(rel, NULL);
-	assert_true(dpa_test_wait_value(f->done, 1, 5000));
+	assert_true(dpa_test_wait_value(f->ev, 1, 5000));
 	/* Still started and runnable: a new trigger runs it again. */
 	assert_int_equal(doca_dpa_rpc(f->dpa, &notify_rpc, &ret, nh), DOCA_SUCCESS);
-	assert_true(dpa_test_wait_value(f->done, 2, 5000));
+	assert_true(dpa_test_wait_value(f->ev, 2, 5000));
 
 	/* destroy: same, with the notification completion gone first (destroy needs that). */
 	__atomic_store_n(flag_host, 0, __ATOMIC_RELEASE);
@@ -334,13 +323,13 @@ static void test_stop_timeout_keeps_thread_running(void **state)
 	assert_int_equal(doca_dpa_thread_destroy(t), DOCA_ERROR_TIME_OUT);
 	dpa_test_expect_one_log("doca_dpa_thread_destroy", "is still in a run after 2000 ms");
 	pthread_join(rel, NULL);
-	assert_true(dpa_test_wait_value(f->done, 3, 5000));
+	assert_true(dpa_test_wait_value(f->ev, 3, 5000));
 	/* The thread is intact: a new notification completion triggers it once more. */
 	assert_int_equal(doca_dpa_notification_completion_create(f->dpa, t, &n), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_notification_completion_start(n), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_notification_completion_get_dpa_handle(n, &nh), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_rpc(f->dpa, &notify_rpc, &ret, nh), DOCA_SUCCESS);
-	assert_true(dpa_test_wait_value(f->done, 4, 5000));
+	assert_true(dpa_test_wait_value(f->ev, 4, 5000));
 	assert_int_equal(doca_dpa_notification_completion_destroy(n), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_thread_stop(t), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_thread_destroy(t), DOCA_SUCCESS);
@@ -352,7 +341,7 @@ static void test_stop_timeout_keeps_thread_running(void **state)
 /* NULL and foreign arguments, and calls in the wrong state: documented code, one log line, state intact. */
 static void test_thread_bad_inputs(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa_thread *t, *got_t = NULL;
 	struct doca_dpa_notification_completion *n = NULL;
 	struct doca_dpa_eu_affinity *a, *foreign_a;
@@ -464,7 +453,7 @@ static void test_thread_bad_inputs(void **state)
 
 static void test_eu_affinity(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa_eu_affinity *a;
 	const struct doca_dpa_eu_affinity *got;
 	struct doca_dpa_thread *t;

@@ -175,12 +175,17 @@ static void test_concurrent_provider_ops(void **state)
 				 DOCA_SUCCESS);
 	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
 	assert_int_equal(flowdpa_port_capture_set_depth(1, 0), DOCA_SUCCESS);
-	struct nic_pipe *np = flow_pipe_nic(hash);
+	struct flow_export *np = NULL;
+	assert_int_equal(flow_export_pipe(hash, "test", __func__, &np), DOCA_SUCCESS);
+	struct flow_xop op[2];
 
 	/* Entries 0..3 stay enabled and 4..7 disabled whatever the timing, so both hits and
 	 * misses occur even if the injectors finish before the first toggle; 8..15 flip. */
-	for (uint32_t i = 4; i < 8; i++)
-		assert_int_equal(nic_hash_entry_set_enabled(np, i, false), DOCA_SUCCESS);
+	for (uint32_t i = 4; i < 8; i++) {
+		op[0] = (struct flow_xop){.type = FLOW_XOP_DISABLE, .index = i};
+		flow_export_execute(np, op, 1);
+		assert_int_equal(op[0].result, DOCA_SUCCESS);
+	}
 	atomic_store(&injectors_done, 0);
 	pthread_t th[2];
 	assert_int_equal(pthread_create(&th[0], NULL, injector, (void *)3), 0);
@@ -188,12 +193,16 @@ static void test_concurrent_provider_ops(void **state)
 	unsigned r = 0;
 	while (atomic_load(&injectors_done) < 2 || r < 1000) {
 		uint32_t i = 8 + r % 8;
-		assert_int_equal(nic_hash_entry_set_enabled(np, i, (r / 8) % 2 == 0), DOCA_SUCCESS);
-		assert_int_equal(nic_hash_path_selector_replace(np, (i * 5) % 16, 3000 + r % 1000), DOCA_SUCCESS);
+		op[0] = (struct flow_xop){.type = (r / 8) % 2 == 0 ? FLOW_XOP_ENABLE : FLOW_XOP_DISABLE, .index = i};
+		op[1] = (struct flow_xop){.type = FLOW_XOP_REPLACE, .index = (i * 5) % 16, .value = 3000 + r % 1000};
+		flow_export_execute(np, op, 2);
+		assert_int_equal(op[0].result, DOCA_SUCCESS);
+		assert_int_equal(op[1].result, DOCA_SUCCESS);
 		r++;
 	}
 	pthread_join(th[0], NULL);
 	pthread_join(th[1], NULL);
+	flow_export_release(np);
 	uint64_t sum = 0;
 	for (int i = 0; i < 16; i++)
 		sum += ft_entry_pkts(he[i]);

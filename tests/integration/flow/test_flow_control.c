@@ -191,74 +191,6 @@ static void test_rewrites_and_meta(void **state)
 	assert_int_equal(st.drops, drops + 1);
 }
 
-/* Eth/IPv6/UDP with a valid UDP checksum. */
-static uint32_t build_udp6(uint8_t *f, uint8_t last_dst_byte, uint16_t sport, uint16_t dport)
-{
-	memset(f, 0, 14 + 40 + 8 + 8);
-	f[12] = 0x86, f[13] = 0xdd;
-	uint8_t *ip = f + 14, *udp = ip + 40;
-	ip[0] = 0x60;
-	ft_wr16(ip + 4, 16);
-	ip[6] = 17;
-	ip[7] = 64;
-	ip[8] = 0x20, ip[9] = 0x01, ip[23] = 0x01;		     /* 2001::1 */
-	ip[24] = 0xfd, ip[25] = 0x00, ip[39] = last_dst_byte; /* fd00::x */
-	ft_wr16(udp, sport);
-	ft_wr16(udp + 2, dport);
-	ft_wr16(udp + 4, 16);
-	uint8_t ph[40];
-	memcpy(ph, ip + 8, 32);
-	memset(ph + 32, 0, 8);
-	ph[35] = 16, ph[39] = 17;
-	ft_wr16(udp + 6, ft_fold(ft_sum(ft_sum(0, ph, 40), udp, 16)));
-	return 14 + 40 + 16;
-}
-
-static bool udp6_checksum_ok(const uint8_t *f)
-{
-	const uint8_t *ip = f + 14;
-	uint8_t ph[40];
-	memcpy(ph, ip + 8, 32);
-	memset(ph + 32, 0, 8);
-	ph[35] = 16, ph[39] = 17;
-	return ft_fold(ft_sum(ft_sum(0, ph, 40), ip + 40, 16)) == 0;
-}
-
-/* Eth/IPv6/ICMPv6 echo request 2001::1 -> fd00::x with a valid checksum. */
-static uint32_t build_icmp6(uint8_t *f, uint8_t last_dst_byte)
-{
-	uint8_t *ip = f + 14, *icmp = ip + 40;
-	uint8_t ph[40];
-
-	memset(f, 0, 14 + 40 + 8);
-	f[12] = 0x86, f[13] = 0xdd;
-	ip[0] = 0x60;
-	ft_wr16(ip + 4, 8);
-	ip[6] = 58;
-	ip[7] = 64;
-	ip[8] = 0x20, ip[9] = 0x01, ip[23] = 0x01;
-	ip[24] = 0xfd, ip[25] = 0x00, ip[39] = last_dst_byte;
-	icmp[0] = 128;
-	ft_wr16(icmp + 4, 0x1234);
-	ft_wr16(icmp + 6, 1);
-	memcpy(ph, ip + 8, 32);
-	memset(ph + 32, 0, 8);
-	ph[35] = 8, ph[39] = 58;
-	ft_wr16(icmp + 2, ft_fold(ft_sum(ft_sum(0, ph, 40), icmp, 8)));
-	return 14 + 40 + 8;
-}
-
-static bool icmp6_checksum_ok(const uint8_t *f)
-{
-	const uint8_t *ip = f + 14;
-	uint8_t ph[40];
-
-	memcpy(ph, ip + 8, 32);
-	memset(ph + 32, 0, 8);
-	ph[35] = 8, ph[39] = 58;
-	return ft_fold(ft_sum(ft_sum(0, ph, 40), ip + 40, 8)) == 0;
-}
-
 static void test_ipv6_vlan_icmp(void **state)
 {
 	(void)state;
@@ -301,32 +233,29 @@ static void test_ipv6_vlan_icmp(void **state)
 
 	uint8_t f[160], out[FLOWDPA_MAX_FRAME];
 	uint32_t len, olen;
-	len = build_udp6(f, 7, 1000, 2000);
+	len = ft_udp6(f, 7, 1000, 2000);
 	assert_int_equal(flowdpa_port_inject(0, f, len), DOCA_SUCCESS);
 	assert_int_equal(flowdpa_port_capture_pop(1, out, sizeof(out), &olen), DOCA_SUCCESS);
 	assert_int_equal(out[14 + 7], 5);
 	assert_int_equal(out[14 + 8], 0x20);
 	assert_int_equal(out[14 + 23], 0x99);
-	assert_true(udp6_checksum_ok(out));
+	assert_true(ft_udp6_checksum_ok(out));
 	/* ICMPv6 sums the pseudo-header too: the source rewrite must keep it valid. */
-	len = build_icmp6(f, 7);
-	assert_true(icmp6_checksum_ok(f));
+	len = ft_icmp6(f, 7);
+	assert_true(ft_icmp6_checksum_ok(f));
 	assert_int_equal(flowdpa_port_inject(0, f, len), DOCA_SUCCESS);
 	assert_int_equal(flowdpa_port_capture_pop(1, out, sizeof(out), &olen), DOCA_SUCCESS);
 	assert_int_equal(out[14 + 23], 0x99);
-	assert_true(icmp6_checksum_ok(out));
-	len = build_udp6(f, 8, 1000, 2000); /* fd00::8: a miss */
+	assert_true(ft_icmp6_checksum_ok(out));
+	len = ft_udp6(f, 8, 1000, 2000); /* fd00::8: a miss */
 	assert_int_equal(flowdpa_port_inject(0, f, len), DOCA_SUCCESS);
 
 	/* VLAN-tagged IPv4 frames: tag 7 dropped by rule, tag 8 a miss. */
 	uint8_t v[160];
 	uint32_t l4 = ft_udp4(f, 1, 2, 3, 4);
 	for (uint16_t tag = 7; tag <= 8; tag++) {
-		memcpy(v, f, 12);
-		v[12] = 0x81, v[13] = 0x00;
-		ft_wr16(v + 14, tag);
-		memcpy(v + 16, f + 12, l4 - 12);
-		assert_int_equal(flowdpa_port_inject(0, v, l4 + 4), DOCA_SUCCESS);
+		memcpy(v, f, l4);
+		assert_int_equal(flowdpa_port_inject(0, v, ft_vlan_push(v, l4, tag)), DOCA_SUCCESS);
 	}
 	/* ICMP echo request / reply */
 	for (uint8_t type = 8; type != 255; type = type == 8 ? 0 : 255) {

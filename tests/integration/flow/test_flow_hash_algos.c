@@ -1,7 +1,7 @@
 /*
  * test_flow_hash_algos.c - every HASH-pipe map algorithm (HASH, RANDOM, IDENTITY,
  * ROUND_ROBIN, FLOODING, SELECT_ENABLED), entry disable/enable and path-selector
- * replace as the provider will call them (nic.h), every index-selector state,
+ * replace as the provider executes them (flow_provider.h), every index-selector state,
  * memory-resource counting and re-adding at an index, each checked on real packets.
  */
 #include <setjmp.h>
@@ -12,7 +12,6 @@
 #include <cmocka.h>
 
 #include <flow/flow_provider.h>
-#include <nic/nic.h>
 
 #include "flow_test_common.h"
 
@@ -30,6 +29,23 @@ static int teardown(void **state)
 	(void)state;
 	return ft_teardown_two_ports(ports);
 }
+
+/* One provider operation on a pipe export; its result. */
+static doca_error_t xop(struct flow_export *x, uint32_t type, uint32_t index, uint64_t value)
+{
+	struct flow_xop op = {.type = type, .index = index, .value = value};
+	flow_export_execute(x, &op, 1);
+	return op.result;
+}
+
+static struct flow_export *export_of(struct doca_flow_pipe *pipe)
+{
+	struct flow_export *x = NULL;
+	assert_int_equal(flow_export_pipe(pipe, "test", __func__, &x), DOCA_SUCCESS);
+	return x;
+}
+
+#define set_enabled(x, i, on) xop(x, (on) ? FLOW_XOP_ENABLE : FLOW_XOP_DISABLE, i, 0)
 
 struct hp_opts {
 	uint32_t alg;
@@ -117,7 +133,7 @@ static void test_hash_and_disable(void **state)
 	struct doca_flow_pipe_entry *e[8];
 	struct hp_opts o = {.alg = DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_HASH, .nr_entries = 8};
 	struct doca_flow_pipe *pipe = hash_root(&o, e);
-	struct nic_pipe *np = flow_pipe_nic(pipe);
+	struct flow_export *np = export_of(pipe);
 	assert_non_null(np);
 
 	uint32_t dst = 0x0a000005, idx = hash_index(pipe, dst, 8);
@@ -129,39 +145,80 @@ static void test_hash_and_disable(void **state)
 	assert_int_equal(ft_entry_pkts(e[idx]), 1);
 
 	/* Disabled without SELECT_ENABLED: the packet goes to fwd_miss. */
-	assert_int_equal(nic_hash_entry_set_enabled(np, idx, false), DOCA_SUCCESS);
+	assert_int_equal(set_enabled(np, idx, false), DOCA_SUCCESS);
 	bool en = true;
-	assert_int_equal(nic_hash_entry_get_enabled(np, idx, &en), DOCA_SUCCESS);
+	assert_int_equal(flow_export_entry_state(np, idx, &en, NULL), DOCA_SUCCESS);
 	assert_false(en);
 	assert_int_equal(ft_inject_udp4(0, 1, dst, 7, 9), DOCA_SUCCESS);
 	assert_int_equal(flowdpa_port_capture_count(1), 0);
 	assert_int_equal(ft_miss_pkts(pipe), 1);
 	assert_int_equal(ft_entry_pkts(e[idx]), 1);
-	assert_int_equal(nic_hash_entry_set_enabled(np, idx, true), DOCA_SUCCESS);
+	assert_int_equal(set_enabled(np, idx, true), DOCA_SUCCESS);
 
 	/* Path-selector replace is visible on the wire; values must fit 16 bits. */
-	assert_int_equal(nic_hash_path_selector_replace(np, idx, 4242), DOCA_SUCCESS);
-	assert_int_equal(nic_hash_path_selector_replace(np, idx, 70000), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(xop(np, FLOW_XOP_REPLACE, idx, 4242), DOCA_SUCCESS);
+	assert_int_equal(xop(np, FLOW_XOP_REPLACE, idx, 70000), DOCA_ERROR_INVALID_VALUE);
 	uint32_t v = 0;
-	assert_int_equal(nic_hash_path_selector_get(np, idx, &v), DOCA_SUCCESS);
+	assert_int_equal(flow_export_entry_state(np, idx, NULL, &v), DOCA_SUCCESS);
 	assert_int_equal(v, 4242);
 	assert_int_equal(ft_inject_udp4(0, 1, dst, 7, 9), DOCA_SUCCESS);
 	assert_int_equal(flowdpa_port_capture_pop(1, buf, sizeof(buf), &len), DOCA_SUCCESS);
 	assert_int_equal(ft_sport(buf), 4242);
 	assert_true(ft_checksums_ok(buf, len));
 	uint64_t pk = 0, by = 0;
-	assert_int_equal(nic_hash_entry_counter_read(np, idx, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(flow_export_entry_counter(np, idx, &pk, &by), DOCA_SUCCESS);
 	assert_int_equal(pk, 2);
 	assert_int_equal(by, 120);
 
 	/* Bad inputs of the provider operations. */
-	assert_int_equal(nic_hash_entry_set_enabled(np, 8, false), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(nic_hash_entry_set_enabled(NULL, 0, false), DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(nic_hash_path_selector_replace(np, 99, 1), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(set_enabled(np, 8, false), DOCA_ERROR_INVALID_VALUE);
+	struct flow_xop none[2] = {{.type = FLOW_XOP_SELECT}, {.type = FLOW_XOP_MEM_READ}};
+	flow_export_execute(np, none, 2);
+	assert_int_equal(none[0].result, DOCA_ERROR_NOT_SUPPORTED);
+	assert_int_equal(none[1].result, DOCA_ERROR_NOT_SUPPORTED);
+	assert_int_equal(xop(np, FLOW_XOP_REPLACE, 99, 1), DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(doca_flow_pipe_remove_entry(0, 0, e[idx]), DOCA_SUCCESS);
 	assert_int_equal(doca_flow_entries_process(ports[0], 0, 0, 0), DOCA_SUCCESS);
-	assert_int_equal(nic_hash_entry_set_enabled(np, idx, true), DOCA_ERROR_NOT_FOUND);
-	assert_int_equal(nic_hash_path_selector_replace(np, idx, 1), DOCA_ERROR_NOT_FOUND);
+	assert_int_equal(set_enabled(np, idx, true), DOCA_ERROR_NOT_FOUND);
+	assert_int_equal(xop(np, FLOW_XOP_REPLACE, idx, 1), DOCA_ERROR_NOT_FOUND);
+
+	/* The export holds the pipe: destroy is refused (and logged), the pipe still works. */
+	doca_flow_pipe_destroy(pipe);
+	assert_int_equal(set_enabled(np, (idx + 1) % 8, true), DOCA_SUCCESS);
+	flow_export_release(np);
+}
+
+/* A port that stops under an export detaches it: the export stays valid, its ops fail. */
+static void test_export_detached_by_port_stop(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe_entry *e[8];
+	struct hp_opts o = {.alg = DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_HASH, .nr_entries = 8};
+	struct doca_flow_pipe *pipe = hash_root(&o, e);
+	struct flow_export *np = export_of(pipe);
+	struct flow_export_info info;
+	uint64_t bits[1];
+	assert_int_equal(flow_export_info(np, &info), DOCA_SUCCESS);
+	assert_int_equal(info.kind, FLOW_EXPORT_PIPE);
+	assert_int_equal(info.size, 8);
+	assert_int_equal(info.ps_bits, 16);
+	assert_int_equal(info.nr_entries_added, 8);
+	assert_int_equal(flow_export_entries(np, bits, 64), DOCA_SUCCESS);
+	assert_int_equal(bits[0], 0xff);
+	assert_int_equal(flow_export_entries(np, bits, 4), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_flow_port_stop(ports[0]), DOCA_SUCCESS);
+	ports[0] = NULL;
+	assert_int_equal(set_enabled(np, 0, false), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(flow_export_info(np, &info), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(flow_export_entries(np, bits, 64), DOCA_ERROR_BAD_STATE);
+	flow_export_release(np);
+	flow_export_release(NULL);
+	/* Bad inputs of the holds. */
+	assert_int_equal(flow_export_pipe(NULL, "t", __func__, &np), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(flow_export_pipe(pipe, "t", __func__, &np), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(flow_export_pipe(pipe, "t", __func__, NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(flow_export_resource(NULL, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY, "t", __func__, &np),
+			 DOCA_ERROR_INVALID_VALUE);
 }
 
 static void test_select_enabled(void **state)
@@ -171,23 +228,24 @@ static void test_select_enabled(void **state)
 	struct hp_opts o = {.alg = DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_HASH | DOCA_FLOW_PIPE_HASH_MAP_ALGORITHM_SELECT_ENABLED,
 			    .nr_entries = 8};
 	struct doca_flow_pipe *pipe = hash_root(&o, e);
-	struct nic_pipe *np = flow_pipe_nic(pipe);
+	struct flow_export *np = export_of(pipe);
 	uint32_t dst = 0x0a000009, idx = hash_index(pipe, dst, 8);
 	uint8_t buf[FLOWDPA_MAX_FRAME];
 	uint32_t len;
 
 	/* idx and idx+1 disabled: the next enabled index after the chosen one is used. */
-	assert_int_equal(nic_hash_entry_set_enabled(np, idx, false), DOCA_SUCCESS);
-	assert_int_equal(nic_hash_entry_set_enabled(np, (idx + 1) % 8, false), DOCA_SUCCESS);
+	assert_int_equal(set_enabled(np, idx, false), DOCA_SUCCESS);
+	assert_int_equal(set_enabled(np, (idx + 1) % 8, false), DOCA_SUCCESS);
 	assert_int_equal(ft_inject_udp4(0, 1, dst, 7, 9), DOCA_SUCCESS);
 	assert_int_equal(flowdpa_port_capture_pop(1, buf, sizeof(buf), &len), DOCA_SUCCESS);
 	assert_int_equal(ft_sport(buf), 100 + (idx + 2) % 8);
 	assert_int_equal(ft_entry_pkts(e[(idx + 2) % 8]), 1);
 	/* All disabled: a miss. */
 	for (uint32_t i = 0; i < 8; i++)
-		nic_hash_entry_set_enabled(np, i, false);
+		assert_int_equal(set_enabled(np, i, false), DOCA_SUCCESS);
 	assert_int_equal(ft_inject_udp4(0, 1, dst, 7, 9), DOCA_SUCCESS);
 	assert_int_equal(ft_miss_pkts(pipe), 1);
+	flow_export_release(np);
 }
 
 static void test_identity(void **state)
@@ -204,8 +262,10 @@ static void test_identity(void **state)
 	for (int i = 0; i < 16; i++)
 		assert_int_equal(ft_entry_pkts(e[i]), 1);
 	/* IDENTITY supports update only: disable fails. */
-	assert_int_equal(nic_hash_entry_set_enabled(flow_pipe_nic(pipe), 3, false), DOCA_ERROR_NOT_SUPPORTED);
-	assert_int_equal(nic_hash_entry_set_enabled(flow_pipe_nic(pipe), 3, true), DOCA_SUCCESS);
+	struct flow_export *np = export_of(pipe);
+	assert_int_equal(set_enabled(np, 3, false), DOCA_ERROR_NOT_SUPPORTED);
+	assert_int_equal(set_enabled(np, 3, true), DOCA_SUCCESS);
+	flow_export_release(np);
 }
 
 static doca_error_t add_at(struct doca_flow_pipe *pipe, uint32_t index, uint16_t sport,
@@ -331,7 +391,9 @@ static void test_flooding(void **state)
 		assert_int_equal(ft_entry_pkts(e[i]), 1);
 	}
 	/* A disabled entry gets no copy. */
-	assert_int_equal(nic_hash_entry_set_enabled(flow_pipe_nic(pipe), 1, false), DOCA_SUCCESS);
+	struct flow_export *np = export_of(pipe);
+	assert_int_equal(set_enabled(np, 1, false), DOCA_SUCCESS);
+	flow_export_release(np);
 	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 4), DOCA_SUCCESS);
 	assert_int_equal(flowdpa_port_capture_count(1), 2);
 	assert_int_equal(ft_entry_pkts(e[1]), 1);
@@ -499,6 +561,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_hash_and_disable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_export_detached_by_port_stop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_select_enabled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_reuse, setup, teardown),

@@ -14,7 +14,7 @@
 #include <doca_dpa.h>
 #include <doca_sync_event.h>
 
-#include "../../unit/dpa/dpa_test_util.h"
+#include "dpa_test_util.h"
 
 extern struct doca_dpa_app *dpa_test_app;
 extern doca_dpa_func_t hello_kernel, rank_kernel, signal_kernel, add_rpc;

@@ -50,6 +50,15 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* A dead pipe is refused as INVALID_VALUE by an export hold (others: SUCCESS or NOT_SUPPORTED). */
+static bool pipe_alive(struct doca_flow_pipe *p)
+{
+	struct flow_export *x = NULL;
+	doca_error_t err = flow_export_pipe(p, "probe", __func__, &x);
+	flow_export_release(x);
+	return err != DOCA_ERROR_INVALID_VALUE;
+}
+
 static struct doca_flow_pipe *dport_pipe(bool root)
 {
 	struct doca_flow_match m;
@@ -287,12 +296,38 @@ static void test_resource_export_hold(void **state)
 	doca_flow_external_resource_cfg_set_nr_cells(cfg, 8);
 	assert_int_equal(doca_flow_external_resource_create(cfg, &r), DOCA_SUCCESS);
 	doca_flow_external_resource_cfg_destroy(cfg);
-	assert_non_null(flow_extres_mem(r));
-	assert_null(flow_extres_idxsel(r));
-	assert_int_equal(flow_extres_export_hold(r), DOCA_SUCCESS);
+	struct flow_export *x = NULL, *x2 = NULL;
+	assert_int_equal(flow_export_resource(r, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR, "t", __func__, &x),
+			 DOCA_ERROR_INVALID_VALUE);
+	assert_null(x);
+	assert_int_equal(flow_export_resource(r, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY, "ctx 1", __func__, &x),
+			 DOCA_SUCCESS);
+	assert_int_equal(flow_export_resource(r, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY, "ctx 2", __func__, &x2),
+			 DOCA_SUCCESS);
+	struct flow_export_info info;
+	assert_int_equal(flow_export_info(x, &info), DOCA_SUCCESS);
+	assert_int_equal(info.kind, FLOW_EXPORT_MEMORY);
+	assert_int_equal(info.size, 8);
+	/* Writes and reads in one burst, in order; out of range and wrong kind fail alone. */
+	struct flow_xop xops[5] = {
+		{.type = FLOW_XOP_MEM_WRITE, .index = 3, .value = 77}, {.type = FLOW_XOP_MEM_READ, .index = 3},
+		{.type = FLOW_XOP_MEM_READ, .index = 8},	       {.type = FLOW_XOP_SELECT, .index = 0},
+		{.type = FLOW_XOP_DISABLE, .index = 0},
+	};
+	flow_export_execute(x, xops, 5);
+	assert_int_equal(xops[0].result, DOCA_SUCCESS);
+	assert_int_equal(xops[1].result, DOCA_SUCCESS);
+	assert_int_equal(xops[1].value, 77);
+	assert_int_equal(xops[2].result, DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(xops[3].result, DOCA_ERROR_NOT_SUPPORTED);
+	assert_int_equal(xops[4].result, DOCA_ERROR_NOT_SUPPORTED);
+	uint64_t v = 0;
+	assert_int_equal(doca_flow_external_resource_memory_get(r, 3, &v), DOCA_SUCCESS);
+	assert_int_equal(v, 77);
 	assert_int_equal(doca_flow_external_resource_destroy(r), DOCA_ERROR_BAD_STATE);
-	assert_int_equal(flow_extres_export_release(r), DOCA_SUCCESS);
-	assert_int_equal(flow_extres_export_release(r), DOCA_ERROR_BAD_STATE);
+	flow_export_release(x);
+	assert_int_equal(doca_flow_external_resource_destroy(r), DOCA_ERROR_BAD_STATE);
+	flow_export_release(x2);
 	assert_int_equal(doca_flow_external_resource_destroy(r), DOCA_SUCCESS);
 	/* A resource left alive is freed by doca_flow_destroy (checked by ASan's leak check). */
 	assert_int_equal(doca_flow_external_resource_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
@@ -300,12 +335,22 @@ static void test_resource_export_hold(void **state)
 	doca_flow_external_resource_cfg_set_nr_indices(cfg, 8);
 	assert_int_equal(doca_flow_external_resource_create(cfg, &r), DOCA_SUCCESS);
 	doca_flow_external_resource_cfg_destroy(cfg);
+	/* An index selector exported when doca_flow_destroy runs is detached, not freed. */
+	assert_int_equal(flow_export_resource(r, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR, "ctx 1", __func__,
+					      &x),
+			 DOCA_SUCCESS);
 	struct doca_flow_pipe *p = dport_pipe(true);
-	assert_non_null(flow_pipe_nic(p));
-	assert_int_equal(flow_pipe_port_id(p), 0);
+	assert_int_equal(flow_export_pipe(p, "t", __func__, &x2), DOCA_ERROR_NOT_SUPPORTED);
 	add(p, 1);
 	assert_int_equal(flow_pipe_nr_entries_added(p), 1);
-	assert_null(flow_pipe_nic(NULL));
+	assert_int_equal(flow_pipe_nr_entries_added(NULL), 0);
+	stop_doca_flow_ports(2, ports);
+	doca_flow_destroy();
+	ports[0] = ports[1] = NULL;
+	struct flow_xop sel = {.type = FLOW_XOP_SELECT, .index = 1, .value = DOCA_FLOW_INDEX_SELECTOR_OP_DISABLE};
+	flow_export_execute(x, &sel, 1);
+	assert_int_equal(sel.result, DOCA_ERROR_BAD_STATE);
+	flow_export_release(x);
 }
 
 /* ------------------------------------------------------------------ callbacks that destroy pipes */
@@ -372,7 +417,7 @@ static void test_callback_destroys_queued_pipe(void **state)
 	assert_int_equal(cbs.calls, 2);
 	assert_int_equal(cbs.victim_calls, 0);
 	assert_int_equal(cbs.errors, 0);
-	assert_null(flow_pipe_nic(b));
+	assert_false(pipe_alive(b));
 	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 3), DOCA_SUCCESS);
 	assert_int_equal(flowdpa_port_capture_count(1), 1);
 	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
@@ -424,7 +469,7 @@ static void test_del_callback_destroys_own_pipe(void **state)
 		cbs.trigger_op = DOCA_FLOW_ENTRY_OP_DEL;
 		assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
 		assert_null(cbs.victim);
-		assert_null(flow_pipe_nic(p));
+		assert_false(pipe_alive(p));
 		assert_int_equal(cbs.calls, 2 * (hash + 1));
 		assert_int_equal(cbs.errors, 0);
 	}
@@ -600,9 +645,9 @@ static struct doca_flow_external_resource *mem_resource(void)
 }
 
 /*
- * A resource set on a pipe cfg is held by it (API-PROVIDER.md: destroying a bound
- * resource is BAD_STATE) until the cfg is destroyed; it used to be freed under the cfg,
- * and doca_flow_pipe_create then bound freed memory.
+ * A resource set on a pipe cfg is held by it (docs/external-resources.md: destroying
+ * a bound resource is BAD_STATE) until the cfg is destroyed; it used to be freed under
+ * the cfg, and doca_flow_pipe_create then bound freed memory.
  */
 static void test_resource_held_by_pipe_cfg(void **state)
 {

@@ -2,7 +2,7 @@
 # check_dpacc.py - command-line checks of dpacc (run by meson as tests):
 #   reject DPACC SRC RULE   dpacc must fail on SRC and name RULE in its message
 #   version DPACC VERSION   dpacc --version / -V print VERSION
-#   options DPACC SRC       option spellings of API-DPA.md 7.3 are accepted or refused
+#   options DPACC SRC       the option spellings docs/dpa.md lists are accepted or refused
 import os
 import subprocess
 import sys

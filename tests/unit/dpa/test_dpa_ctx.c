@@ -12,43 +12,28 @@
 #include <doca_dpa.h>
 #include <doca_sync_event.h>
 
-#include "dpa_test_util.h"
+#include "dpa_fixture.h"
 #include "dpa/dpa.h"
 
 extern struct doca_dpa_app *unit_app, *old_app;
 extern doca_dpa_func_t unit_kernel, unit_rpc, set_device_rpc;
 
-struct fx {
-	struct doca_dev *dev;	  /* bf3 */
-	struct doca_dev *nodpa;	  /* bf2 */
-	struct doca_dpa *dpa;	  /* created, not started */
-};
-
+/* f->dev: bf3; f->nodpa: bf2; f->dpa: created, not started. */
 static int fx_setup(void **state)
 {
-	static struct fx f;
-
-	f.dev = dpa_test_open_dev(0);
-	f.nodpa = dpa_test_open_dev(1);
-	assert_int_equal(doca_dpa_create(f.dev, &f.dpa), DOCA_SUCCESS);
-	dpa_test_log_clear();
-	*state = &f;
+	*state = dpa_fx_open(DPA_FX_NODPA | DPA_FX_CREATED, NULL);
 	return 0;
 }
 
 static int fx_teardown(void **state)
 {
-	struct fx *f = *state;
-
-	assert_int_equal(doca_dpa_destroy(f->dpa), DOCA_SUCCESS);
-	assert_int_equal(doca_dev_close(f->dev), DOCA_SUCCESS);
-	assert_int_equal(doca_dev_close(f->nodpa), DOCA_SUCCESS);
+	dpa_fx_close(*state);
 	return 0;
 }
 
 static void test_cap_is_supported(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 
 	assert_int_equal(doca_dpa_cap_is_supported(doca_dev_as_devinfo(f->dev)), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_cap_is_supported(doca_dev_as_devinfo(f->nodpa)), DOCA_ERROR_NOT_SUPPORTED);
@@ -62,7 +47,7 @@ static void test_cap_is_supported(void **state)
 
 static void test_create_refusals(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa *dpa = (struct doca_dpa *)0x1;
 
 	assert_int_equal(doca_dpa_create(f->dev, NULL), DOCA_ERROR_INVALID_VALUE);
@@ -77,7 +62,7 @@ static void test_create_refusals(void **state)
 
 static void test_destroy_refusals(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	uint64_t junk[32] = {0};
 
 	assert_int_equal(doca_dpa_destroy(NULL), DOCA_ERROR_INVALID_VALUE);
@@ -99,7 +84,7 @@ static void test_destroy_refusals(void **state)
 
 static void test_start_stop(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 
 	assert_int_equal(doca_dpa_start(NULL), DOCA_ERROR_INVALID_VALUE);
 	dpa_test_expect_log("dpa is NULL");
@@ -124,7 +109,7 @@ static void test_start_stop(void **state)
 
 static void test_set_app(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa_app *got = NULL;
 	uint64_t junk[8] = {0};
 
@@ -166,7 +151,7 @@ struct test_image {
 /* An entry asking for more argument alignment than launch records have: refused. */
 static void test_set_app_args_align(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	const struct test_image *img = (const struct test_image *)unit_app;
 	struct test_image_entry entry = *img->entries[0];
 	const struct test_image_entry *entries[] = {&entry};
@@ -185,7 +170,7 @@ static void test_set_app_args_align(void **state)
 /* An image from another dpacc version: DRIVER, and a line naming both versions. */
 static void test_set_app_other_dpacc_version(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dpa_app *got = NULL;
 
 	assert_int_equal(doca_dpa_set_app(f->dpa, old_app), DOCA_ERROR_DRIVER);
@@ -219,7 +204,7 @@ static void test_app_get_name(void **state)
 
 static void test_log_settings(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	doca_dpa_dev_log_level_t lvl = 0;
 	char path[64];
 	uint32_t len = sizeof(path);
@@ -276,7 +261,7 @@ static void test_log_settings(void **state)
 /* A log file that cannot be opened makes start fail (IO_FAILED) and leaves the context stopped. */
 static void test_log_file_unopenable(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 
 	assert_int_equal(doca_dpa_set_app(f->dpa, unit_app), DOCA_SUCCESS);
 	assert_int_equal(doca_dpa_log_file_set_path(f->dpa, "/nonexistent-dir/x.log"), DOCA_SUCCESS);
@@ -288,7 +273,7 @@ static void test_log_file_unopenable(void **state)
 
 static void test_topology(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	unsigned int cores = 0, eus = 0, total = 0, max = 0;
 	unsigned long long rt = 0;
 
@@ -321,7 +306,7 @@ static void test_topology(void **state)
 /* More threads than the 32 EUs of this configuration. */
 static void test_launch_more_threads_than_eus(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	doca_dpa_dev_uintptr_t out = 0;
 
 	assert_int_equal(doca_dpa_set_app(f->dpa, unit_app), DOCA_SUCCESS);
@@ -335,7 +320,7 @@ static void test_launch_more_threads_than_eus(void **state)
 
 static void test_handles_and_process(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	doca_dpa_dev_t h = 0, h2 = 0;
 	struct flexio_process *p = NULL;
 
@@ -391,7 +376,7 @@ static void test_handles_and_process(void **state)
 /* doca_dpa_device_extend: a started context on a second DPA device sharing the base. */
 static void test_device_extend(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	struct doca_dev *dev2 = dpa_test_open_dev(2);
 	struct doca_dpa *ext = NULL, *ext2 = NULL;
 	doca_dpa_dev_t base_h = 0, ext_h = 0;

@@ -9,38 +9,25 @@
 
 #include <doca_dpa.h>
 
-#include "dpa_test_util.h"
+#include "dpa_fixture.h"
 
 extern struct doca_dpa_app *unit_app;
 
-struct fx {
-	struct doca_dev *dev;
-	struct doca_dpa *dpa;
-};
-
 static int fx_setup(void **state)
 {
-	static struct fx f;
-
-	f.dev = dpa_test_open_dev(0);
-	f.dpa = dpa_test_started(f.dev, unit_app);
-	dpa_test_log_clear();
-	*state = &f;
+	*state = dpa_fx_open(DPA_FX_STARTED, unit_app);
 	return 0;
 }
 
 static int fx_teardown(void **state)
 {
-	struct fx *f = *state;
-
-	assert_int_equal(doca_dpa_destroy(f->dpa), DOCA_SUCCESS);
-	assert_int_equal(doca_dev_close(f->dev), DOCA_SUCCESS);
+	dpa_fx_close(*state);
 	return 0;
 }
 
 static void test_alloc_aligned_and_distinct(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	doca_dpa_dev_uintptr_t p[16];
 
 	for (int i = 0; i < 16; i++) {
@@ -61,7 +48,7 @@ static void test_alloc_aligned_and_distinct(void **state)
 
 static void test_alloc_refusals(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	doca_dpa_dev_uintptr_t p = 77;
 	struct doca_dpa *stopped = NULL;
 
@@ -83,7 +70,7 @@ static void test_alloc_refusals(void **state)
 /* 1 MiB heap: exhaustion is NO_MEMORY with a line saying how much is in use; frees coalesce. */
 static void test_exhaustion_and_reuse(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	doca_dpa_dev_uintptr_t p[4], big = 0;
 
 	for (int i = 0; i < 4; i++)
@@ -104,7 +91,7 @@ static void test_exhaustion_and_reuse(void **state)
 
 static void test_free_refusals(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	doca_dpa_dev_uintptr_t p = 0, q = 0;
 	struct doca_dpa *other = dpa_test_started(f->dev, unit_app);
 
@@ -128,7 +115,7 @@ static void test_free_refusals(void **state)
 
 static void test_copies_and_memset(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	doca_dpa_dev_uintptr_t p = 0;
 	uint8_t src[100], dst[100];
 
@@ -149,7 +136,7 @@ static void test_copies_and_memset(void **state)
 
 static void test_copy_refusals(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	doca_dpa_dev_uintptr_t p = 0, q = 0;
 	uint8_t buf[256] = {0}, before[100], after[100];
 
@@ -191,7 +178,7 @@ static void test_copy_refusals(void **state)
 /* Copies and memset on a stopped context: BAD_STATE, one line, memory kept for the restart. */
 static void test_copies_on_stopped_context(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	doca_dpa_dev_uintptr_t p = 0;
 	uint8_t buf[16], back[16];
 

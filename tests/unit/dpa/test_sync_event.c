@@ -12,38 +12,24 @@
 #include <doca_dpa.h>
 #include <doca_sync_event.h>
 
-#include "dpa_test_util.h"
+#include "dpa_fixture.h"
 
 extern struct doca_dpa_app *unit_app;
 
-struct fx {
-	struct doca_dev *dev, *nodpa;
-	struct doca_dpa *dpa;
-	struct doca_sync_event *ev;
-};
-
+/* f->ev: created, not configured or started; a test that destroys it sets it NULL. */
 static int fx_setup(void **state)
 {
-	static struct fx f;
+	struct dpa_fx *f = dpa_fx_open(DPA_FX_NODPA | DPA_FX_STARTED, unit_app);
 
-	f.dev = dpa_test_open_dev(0);
-	f.nodpa = dpa_test_open_dev(1);
-	f.dpa = dpa_test_started(f.dev, unit_app);
-	assert_int_equal(doca_sync_event_create(&f.ev), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_create(&f->ev), DOCA_SUCCESS);
 	dpa_test_log_clear();
-	*state = &f;
+	*state = f;
 	return 0;
 }
 
 static int fx_teardown(void **state)
 {
-	struct fx *f = *state;
-
-	if (f->ev)
-		assert_int_equal(doca_sync_event_destroy(f->ev), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_destroy(f->dpa), DOCA_SUCCESS);
-	assert_int_equal(doca_dev_close(f->dev), DOCA_SUCCESS);
-	assert_int_equal(doca_dev_close(f->nodpa), DOCA_SUCCESS);
+	dpa_fx_close(*state);
 	return 0;
 }
 
@@ -62,7 +48,7 @@ static void test_create_destroy_refusals(void **state)
 
 static void test_configuration_before_start(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	uint64_t v = 1;
 
 	assert_int_equal(doca_sync_event_add_publisher_location_cpu(f->ev, NULL), DOCA_ERROR_INVALID_VALUE);
@@ -100,7 +86,7 @@ static void test_configuration_before_start(void **state)
 
 static void test_value_operations(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	uint64_t v = 0, prev = 0;
 
 	assert_int_equal(doca_sync_event_start(f->ev), DOCA_SUCCESS);
@@ -143,7 +129,7 @@ static void *bump(void *arg)
 /* Blocking waits are woken by updates from another thread (with sleeping, not only spinning). */
 static void test_waits_woken_by_other_thread(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	pthread_t t;
 	struct bumper b = {f->ev, 30};
 	uint64_t v = 0;
@@ -163,7 +149,7 @@ static void test_waits_woken_by_other_thread(void **state)
 
 static void test_set_addr(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	static uint64_t cells[2];
 	uint64_t v = 0;
 
@@ -195,7 +181,7 @@ static void *plain_store(void *arg)
 /* A wait on set_addr memory sees a plain store by another thread (it polls while asleep). */
 static void test_set_addr_wait_sees_plain_store(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	pthread_t t;
 
 	plain_cell = 0;
@@ -212,7 +198,7 @@ static void test_set_addr_wait_sees_plain_store(void **state)
 
 static void test_dpa_handles(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	doca_dpa_dev_sync_event_t h = 0, h2 = 0;
 	struct doca_sync_event *cpu_only;
 
@@ -244,7 +230,7 @@ static void test_dpa_handles(void **state)
 
 static void test_remote_net_not_supported(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	const uint8_t *data = NULL;
 	size_t sz = 0;
 	struct doca_sync_event_remote_net *rn = NULL;
@@ -283,7 +269,7 @@ static void test_remote_net_not_supported(void **state)
 /* NULL events, waits on a stopped event, locations after start: code, one line, event intact. */
 static void test_bad_inputs(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 	doca_error_t (*const waits[])(struct doca_sync_event *, uint64_t, uint64_t) = {
 		doca_sync_event_wait_gt,  doca_sync_event_wait_gt_yield,  doca_sync_event_wait_eq,
 		doca_sync_event_wait_eq_yield, doca_sync_event_wait_neq, doca_sync_event_wait_neq_yield,
@@ -322,7 +308,7 @@ static void test_bad_inputs(void **state)
 /* Destroy in any state, with the DPA hold released. */
 static void test_destroy_started_releases_dpa(void **state)
 {
-	struct fx *f = *state;
+	struct dpa_fx *f = *state;
 
 	assert_int_equal(doca_sync_event_add_publisher_location_dpa(f->ev, f->dpa), DOCA_SUCCESS);
 	assert_int_equal(doca_sync_event_start(f->ev), DOCA_SUCCESS);

@@ -325,7 +325,7 @@ static void test_update_miss(void **state)
 	assert_int_equal(ft_miss_pkts(p), 3);
 }
 
-/* API-FLOW 4.7 and docs/flow.md: a TARGET fwd (miss included) is NOT_SUPPORTED. */
+/* docs/flow.md, Forwarding and miss: a TARGET fwd (miss included) is NOT_SUPPORTED. */
 static void test_update_miss_target(void **state)
 {
 	(void)state;

@@ -1,6 +1,6 @@
 /*
- * dpa_test_kernels.c - device side of the DPA integration tests, built by dpacc into
- * the app image dpa_test_app.
+ * dpa_test_kernels.c - device side of the DPA integration and lifecycle tests, built by
+ * dpacc into the app image dpa_test_app (each suite builds its own copy with its flags).
  */
 #include <doca_dpa_dev.h>
 #include <doca_dpa_dev_sync_event.h>

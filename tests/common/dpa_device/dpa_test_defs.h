@@ -1,6 +1,7 @@
 /*
- * dpa_test_defs.h - types shared by the DPA integration tests' host and device sides
- * (like the samples' *_defs.h): structs passed by value to kernels and RPCs.
+ * dpa_test_defs.h - types shared by the host and device sides of the DPA tests (like the
+ * samples' *_defs.h): structs passed by value to the kernels and RPCs of
+ * dpa_test_kernels.c.
  */
 #ifndef DPA_TEST_DEFS_H_
 #define DPA_TEST_DEFS_H_

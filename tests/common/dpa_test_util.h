@@ -2,7 +2,7 @@
  * dpa_test_util.h - helpers for the DPA test suites (unit, integration, lifecycle):
  * open an emulated device, create a started context and started events, wait for a
  * context's fatal error, and capture the SDK log so that a test can check that a
- * refused call logged one clear line.
+ * refused call logged one clear line. The shared cmocka fixture is in dpa_fixture.h.
  */
 #ifndef DPA_TEST_UTIL_H_
 #define DPA_TEST_UTIL_H_

@@ -1,9 +1,10 @@
 /*
  * flow_test_common.h - helpers for the doca_flow test programs, in the style of DOCA's
  * samples/doca_flow/flow_common.{c,h} (init_doca_flow, port start/stop, entry
- * callbacks, set_flow_pipe_cfg) plus frame builders and readers for injected and
- * captured packets. Header-only so every flow test (unit, integration, lifecycle,
- * bench) shares one copy.
+ * callbacks, set_flow_pipe_cfg) plus frame injection, counter queries and the two-port
+ * fixture. Header-only so every flow test (unit, integration, lifecycle) and the
+ * datapath benchmark share one copy; the frame builders and readers themselves are in
+ * frames.h, the SDK log setup in sdk_log.h (both included here).
  */
 #ifndef FLOW_TEST_COMMON_H_
 #define FLOW_TEST_COMMON_H_
@@ -17,6 +18,9 @@
 #include <doca_flow.h>
 #include <doca_log.h>
 #include <flowdpa.h>
+
+#include "frames.h"
+#include "sdk_log.h"
 
 #define BE_IPV4_ADDR(a, b, c, d) (DOCA_HTOBE32(((uint32_t)(a) << 24) | ((b) << 16) | ((c) << 8) | (d)))
 #define DEFAULT_TIMEOUT_US (10000)
@@ -122,125 +126,7 @@ static inline doca_error_t flow_process_entries(struct doca_flow_port *port, str
 	return DOCA_SUCCESS;
 }
 
-/* ------------------------------------------------------------------ frames */
-
-static inline uint16_t ft_rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t ft_rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline void ft_wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline void ft_wr32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static inline uint32_t ft_sum(uint32_t s, const uint8_t *p, uint32_t n)
-{
-	for (uint32_t i = 0; i + 1 < n; i += 2)
-		s += ft_rd16(p + i);
-	if (n & 1)
-		s += (uint32_t)p[n - 1] << 8;
-	return s;
-}
-
-static inline uint16_t ft_fold(uint32_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)~s;
-}
-
-/* Eth/IPv4/(UDP|TCP) with valid checksums; addresses and ports in host order. */
-static inline uint32_t ft_build4(uint8_t *f, uint8_t proto, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
-				 uint32_t payload)
-{
-	static const uint8_t eth[14] = {0x02, 0, 0, 0, 0, 0xbb, 0x02, 0, 0, 0, 0, 0xaa, 0x08, 0x00};
-	uint32_t l4len = (proto == 6 ? 20 : 8) + payload;
-	uint32_t len = 14 + 20 + l4len;
-	memset(f, 0, len);
-	memcpy(f, eth, 14);
-	uint8_t *ip = f + 14;
-	ip[0] = 0x45;
-	ft_wr16(ip + 2, (uint16_t)(20 + l4len));
-	ip[8] = 64;
-	ip[9] = proto;
-	ft_wr32(ip + 12, src);
-	ft_wr32(ip + 16, dst);
-	ft_wr16(ip + 10, ft_fold(ft_sum(0, ip, 20)));
-	uint8_t *l4 = ip + 20;
-	ft_wr16(l4, sport);
-	ft_wr16(l4 + 2, dport);
-	for (uint32_t i = 0; i < payload; i++)
-		l4[l4len - payload + i] = (uint8_t)i;
-	if (proto == 6)
-		l4[12] = 5 << 4;
-	else
-		ft_wr16(l4 + 4, (uint16_t)l4len);
-	uint8_t ph[12];
-	memcpy(ph, ip + 12, 8);
-	ph[8] = 0;
-	ph[9] = proto;
-	ft_wr16(ph + 10, (uint16_t)l4len);
-	uint16_t c = ft_fold(ft_sum(ft_sum(0, ph, 12), l4, l4len));
-	if (proto == 17 && c == 0)
-		c = 0xffff;
-	ft_wr16(l4 + (proto == 6 ? 16 : 6), c);
-	return len;
-}
-
-static inline uint32_t ft_udp4(uint8_t *f, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport)
-{
-	return ft_build4(f, 17, src, dst, sport, dport, 18);
-}
-
-/* IPv4 header and L4 checksums of a frame built by ft_build4 (after rewrites). */
-static inline bool ft_checksums_ok(const uint8_t *f, uint32_t len)
-{
-	const uint8_t *ip = f + 14;
-	if (len < 34 || ft_fold(ft_sum(0, ip, 20)) != 0)
-		return false;
-	uint32_t l4len = ft_rd16(ip + 2) - 20u;
-	uint8_t ph[12];
-	memcpy(ph, ip + 12, 8);
-	ph[8] = 0;
-	ph[9] = ip[9];
-	ft_wr16(ph + 10, (uint16_t)l4len);
-	return ft_fold(ft_sum(ft_sum(0, ph, 12), ip + 20, l4len)) == 0;
-}
-
-static inline uint32_t ft_ip4_src(const uint8_t *f)
-{
-	return ft_rd32(f + 26);
-}
-
-static inline uint32_t ft_ip4_dst(const uint8_t *f)
-{
-	return ft_rd32(f + 30);
-}
-
-static inline uint16_t ft_sport(const uint8_t *f)
-{
-	return ft_rd16(f + 34);
-}
-
-static inline uint16_t ft_dport(const uint8_t *f)
-{
-	return ft_rd16(f + 36);
-}
+/* ------------------------------------------------------------------ frames and counters */
 
 /* Injected-frame helper: one UDP/IPv4 frame into port. */
 static inline doca_error_t ft_inject_udp4(uint16_t port, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport)
@@ -318,18 +204,6 @@ static inline struct doca_flow_pipe *ft_udp_dport_pipe(struct doca_flow_port *po
 		p = NULL;
 	doca_flow_pipe_cfg_destroy(cfg);
 	return p;
-}
-
-/* Route library (SDK) log lines at error level and above to stderr, as samples do. */
-static inline void ft_log_init(void)
-{
-	static bool done;
-	struct doca_log_backend *be;
-	if (done)
-		return;
-	done = true;
-	if (doca_log_backend_create_with_file_sdk(stderr, &be) == DOCA_SUCCESS)
-		doca_log_backend_set_sdk_level(be, DOCA_LOG_LEVEL_WARNING);
 }
 
 /* The fixture most flow tests share: one queue, VNF mode, ports 0 and 1 started. */
