@@ -29,6 +29,10 @@
  */
 #define FLOWDPA_INTERNAL_API __attribute__((visibility("default")))
 
+/* On every internal function that returns a doca_error_t: a caller that drops the
+ * result is a compile error (-Werror), as an unchecked failure is a silent one. */
+#define FLOWDPA_MUST_CHECK __attribute__((warn_unused_result))
+
 /* ---------------------------------------------------------------- SDK logging */
 
 /*
@@ -57,7 +61,7 @@ FLOWDPA_INTERNAL_API bool core_log_sdk_enabled(uint32_t level);
  * trace|trc; any case) or a number 10..70 that is one of the enum values.
  * INVALID_VALUE for anything else.
  */
-FLOWDPA_INTERNAL_API doca_error_t core_log_level_parse(const char *text, uint32_t *level);
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t core_log_level_parse(const char *text, uint32_t *level);
 /* "ERR", "WRN", ... as printed in a record; "???" for a value that is not a level. */
 FLOWDPA_INTERNAL_API const char *core_log_level_tag(uint32_t level);
 
@@ -143,11 +147,11 @@ struct core_config {
  * applied. core_config_status() returns DOCA_SUCCESS or DOCA_ERROR_BAD_CONFIG.
  */
 FLOWDPA_INTERNAL_API const struct core_config *core_config_get(void);
-FLOWDPA_INTERNAL_API doca_error_t core_config_status(void);
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t core_config_status(void);
 /* Parse the environment again (tests change variables between cases). */
-FLOWDPA_INTERNAL_API doca_error_t core_config_reload(void);
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t core_config_reload(void);
 /* Parsers, exposed for tests and tools. err gets one sentence on failure. */
-FLOWDPA_INTERNAL_API doca_error_t core_config_parse_traffic_src(const char *value, struct core_traffic_src *src,
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t core_config_parse_traffic_src(const char *value, struct core_traffic_src *src,
 								char *err, size_t errlen);
 FLOWDPA_INTERNAL_API const char *core_device_model_name(enum core_device_model model);
 /* True when FLOWDPA_FAULTS names the site: the caller fails with DRIVER (or NO_MEMORY). */
@@ -179,7 +183,7 @@ FLOWDPA_INTERNAL_API const struct core_dev_caps *core_devinfo_caps(const struct 
 FLOWDPA_INTERNAL_API const struct core_dev_caps *core_dev_caps(const struct doca_dev *dev);
 /* Another DOCA object starts (hold) or stops (release) using an open device;
  * doca_dev_close returns IN_USE while holds remain. */
-FLOWDPA_INTERNAL_API doca_error_t core_dev_hold(struct doca_dev *dev);
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t core_dev_hold(struct doca_dev *dev);
 FLOWDPA_INTERNAL_API void core_dev_release(struct doca_dev *dev);
 
 /* ---------------------------------------------------------------- trace events */
@@ -247,6 +251,6 @@ FLOWDPA_INTERNAL_API struct core_report_section *core_report_register(const char
 FLOWDPA_INTERNAL_API void core_report_unregister(struct core_report_section *section);
 /* Write the report now (it is written at exit anyway); DOCA_SUCCESS, writing nothing,
  * when off or in a forked child of the process that configured it. */
-FLOWDPA_INTERNAL_API doca_error_t core_report_write(void);
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t core_report_write(void);
 
 #endif /* FLOWDPA_CORE_H_ */

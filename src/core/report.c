@@ -171,7 +171,9 @@ doca_error_t core_report_write(void)
 
 static void report_at_exit(void)
 {
-	core_report_write();
+	/* A file that cannot be written was reported with its path; say the rest. */
+	if (core_report_write() == DOCA_ERROR_NO_MEMORY)
+		fprintf(stderr, "flowdpa: FLOWDPA_REPORT: out of memory while rendering the report\n");
 }
 
 void core_report_configure(const char *path)

@@ -23,7 +23,7 @@ struct doca_dev;
 struct flexio_process;
 
 /* INVALID_VALUE (with a log line naming the caller) when process is NULL or not a process. */
-FLOWDPA_INTERNAL_API doca_error_t dpa_process_check(const struct flexio_process *process, const char *caller);
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t dpa_process_check(const struct flexio_process *process, const char *caller);
 
 /* The context that owns the process, its device and the device's capabilities. */
 FLOWDPA_INTERNAL_API struct doca_dpa *dpa_process_dpa(struct flexio_process *process);
@@ -36,18 +36,18 @@ FLOWDPA_INTERNAL_API uint32_t dpa_process_id(const struct flexio_process *proces
  * The provider holds the process while it uses it: doca_dpa_destroy returns IN_USE
  * (and says who) until every hold is released.
  */
-FLOWDPA_INTERNAL_API doca_error_t dpa_process_hold(struct flexio_process *process);
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t dpa_process_hold(struct flexio_process *process);
 FLOWDPA_INTERNAL_API void dpa_process_release(struct flexio_process *process);
 
 /*
  * The device heap of a process. Same rules as doca_dpa_mem_alloc/_free/_h2d/_d2h, but
  * usable from any thread including device code and not requiring a started context.
  */
-FLOWDPA_INTERNAL_API doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_t *dev_ptr);
-FLOWDPA_INTERNAL_API doca_error_t dpa_heap_free(struct flexio_process *process, uint64_t dev_ptr);
-FLOWDPA_INTERNAL_API doca_error_t dpa_heap_h2d(struct flexio_process *process, uint64_t dst, const void *src,
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_t *dev_ptr);
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t dpa_heap_free(struct flexio_process *process, uint64_t dev_ptr);
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t dpa_heap_h2d(struct flexio_process *process, uint64_t dst, const void *src,
 					       size_t size);
-FLOWDPA_INTERNAL_API doca_error_t dpa_heap_d2h(struct flexio_process *process, void *dst, uint64_t src, size_t size);
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t dpa_heap_d2h(struct flexio_process *process, void *dst, uint64_t src, size_t size);
 /*
  * Host pointer for [dev_ptr, dev_ptr + size) when that range lies inside one live
  * allocation, else NULL (no log: the caller says what it was doing).

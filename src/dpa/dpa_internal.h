@@ -85,7 +85,7 @@ struct dpa_heap {
 
 #define DPA_HEAP_ALIGN 64u
 
-doca_error_t dpa_heap_init(struct dpa_heap *heap, size_t size);
+FLOWDPA_MUST_CHECK doca_error_t dpa_heap_init(struct dpa_heap *heap, size_t size);
 void dpa_heap_fini(struct dpa_heap *heap);
 /* Bytes in use, the peak, and live allocations, read under the heap lock. */
 void dpa_heap_usage(struct dpa_heap *heap, size_t *used, size_t *peak, size_t *nlive);
@@ -217,7 +217,7 @@ void dpa_signals_install(void);
 void dpa_thread_altstack(void);
 
 /* Launch machinery (dpa_launch.c), used by start/stop/destroy in dpa_ctx.c. */
-doca_error_t dpa_exec_start(struct doca_dpa *dpa);
+FLOWDPA_MUST_CHECK doca_error_t dpa_exec_start(struct doca_dpa *dpa);
 
 enum dpa_stop_result {
 	DPA_STOP_DONE,	  /* stopped: dispatcher and workers gone, launch records freed */
@@ -252,7 +252,7 @@ static inline bool dpa_valid(const struct doca_dpa *dpa)
 }
 
 /* INVALID_VALUE with one log line naming func when dpa is NULL or not a context. */
-doca_error_t dpa_check(const struct doca_dpa *dpa, const char *func);
+FLOWDPA_MUST_CHECK doca_error_t dpa_check(const struct doca_dpa *dpa, const char *func);
 /* INVALID_VALUE with one log line naming the caller and the argument when ptr is NULL. */
 #define DPA_CHECK_NULL(ptr)                                                 \
 	do {                                                                \
@@ -262,7 +262,7 @@ doca_error_t dpa_check(const struct doca_dpa *dpa, const char *func);
 		}                                                           \
 	} while (0)
 /* DOCA_SUCCESS if devinfo's device has a DPA, NOT_SUPPORTED if not, INVALID_VALUE (logged) if no devinfo. */
-doca_error_t dpa_devinfo_check(const struct doca_devinfo *devinfo, const char *func);
+FLOWDPA_MUST_CHECK doca_error_t dpa_devinfo_check(const struct doca_devinfo *devinfo, const char *func);
 /* Dispatcher and set_addr waits re-check this often: plain stores to user memory wake nobody. */
 #define DPA_DISPATCH_POLL_US 1000u
 

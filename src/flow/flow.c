@@ -475,38 +475,48 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 	if ((nsc && p->shared_counters == NULL) || (cfg->priv_data_size && p->priv == NULL))
 		goto fail;
 
+	bool held = false;
 	pthread_mutex_lock(&flow_g.lock);
 	if (flow_g.ports[p->id]) {
 		CORE_LOG_ERR("%s: port id %u is already started", __func__, p->id);
 		err = DOCA_ERROR_ALREADY_EXIST;
-	} else {
-		err = nic_port_start(p->id);
-		if (err == DOCA_SUCCESS) {
-			err = nic_traffic_attach(p->id);
-			if (err != DOCA_SUCCESS)
-				nic_port_stop(p->id);
-		}
+		goto unlock;
 	}
-	if (err == DOCA_SUCCESS) {
-		if (cfg->has_dev && cfg->dev)
-			core_dev_hold(cfg->dev);
-		p->dev = cfg->dev;
-		p->magic = FLOW_PORT_MAGIC;
-		p->started = true;
-		if (flow_g.cfg.switch_mode && !p->is_manager)
-			p->manager = newest_manager_locked();
-		p->start_seq = ++flow_g.start_seq;
-		flow_g.ports[p->id] = p;
-		p->report = core_report_register("flow_port", port_report, p);
-		const struct core_dev_caps *caps = p->dev ? core_dev_caps(p->dev) : NULL;
-		nic_port_set_trace_pid(p->id, caps ? caps->index + 1 : 1);
+	if (cfg->has_dev && cfg->dev) {
+		err = core_dev_hold(cfg->dev); /* logs why it cannot */
+		if (err != DOCA_SUCCESS)
+			goto unlock;
+		held = true;
 	}
-	pthread_mutex_unlock(&flow_g.lock);
+	err = nic_port_start(p->id);
 	if (err != DOCA_SUCCESS)
-		goto fail;
+		goto unlock;
+	if (flow_g.cfg.switch_mode && !p->is_manager)
+		p->manager = newest_manager_locked();
+	err = nic_traffic_attach(p->id);
 	/* A representor's traffic starts at its manager's root pipe. */
-	if (p->manager)
-		nic_port_set_manager(p->id, p->manager->id);
+	if (err == DOCA_SUCCESS && p->manager)
+		err = nic_port_set_manager(p->id, p->manager->id);
+	if (err != DOCA_SUCCESS) {
+		doca_error_t stop_err = nic_port_stop(p->id); /* nothing was captured yet */
+		(void)stop_err;
+		goto unlock;
+	}
+	p->dev = cfg->dev;
+	p->magic = FLOW_PORT_MAGIC;
+	p->started = true;
+	p->start_seq = ++flow_g.start_seq;
+	flow_g.ports[p->id] = p;
+	p->report = core_report_register("flow_port", port_report, p);
+	const struct core_dev_caps *caps = p->dev ? core_dev_caps(p->dev) : NULL;
+	nic_port_set_trace_pid(p->id, caps ? caps->index + 1 : 1);
+unlock:
+	pthread_mutex_unlock(&flow_g.lock);
+	if (err != DOCA_SUCCESS) {
+		if (held)
+			core_dev_release(cfg->dev);
+		goto fail;
+	}
 	CORE_LOG_TRC("doca_flow_port_start: port %u%s", p->id, p->is_manager ? " (switch manager)" : "");
 	*port = p;
 	return DOCA_SUCCESS;

@@ -296,34 +296,34 @@ extern struct flow_global flow_g;
 bool flow_inited(const char *who);
 /* SUCCESS for a started port; BAD_STATE for a stopped one; INVALID_VALUE for NULL or a
  * pointer that is no DOCA Flow port. */
-doca_error_t flow_port_check(const struct doca_flow_port *port, const char *who);
+FLOWDPA_MUST_CHECK doca_error_t flow_port_check(const struct doca_flow_port *port, const char *who);
 bool flow_pipe_valid(const struct doca_flow_pipe *pipe, const char *who);
 /* A live external resource (not NULL, not destroyed). Call it under flow_g.lock where
  * the resource could be destroyed meanwhile. */
 bool flow_extres_valid(const struct doca_flow_external_resource *r, const char *who);
 /* A shared counter id within the port's pool (INVALID_VALUE otherwise). */
-doca_error_t flow_shared_id_check(const struct doca_flow_port *port, uint32_t id, const char *who);
+FLOWDPA_MUST_CHECK doca_error_t flow_shared_id_check(const struct doca_flow_port *port, uint32_t id, const char *who);
 
 /* Templates (flow_match.c). */
-doca_error_t flow_match_basic(const struct doca_flow_match *match, const struct doca_flow_match *mask,
+FLOWDPA_MUST_CHECK doca_error_t flow_match_basic(const struct doca_flow_match *match, const struct doca_flow_match *mask,
 			      struct nic_pipe_attr *attr, const char *who);
-doca_error_t flow_match_hash(const struct doca_flow_match *mask, struct nic_pipe_attr *attr, const char *who);
-doca_error_t flow_match_value(const struct doca_flow_match *match, struct nic_key *key, const char *who);
-doca_error_t flow_match_control(const struct doca_flow_match *match, const struct doca_flow_match *mask,
+FLOWDPA_MUST_CHECK doca_error_t flow_match_hash(const struct doca_flow_match *mask, struct nic_pipe_attr *attr, const char *who);
+FLOWDPA_MUST_CHECK doca_error_t flow_match_value(const struct doca_flow_match *match, struct nic_key *key, const char *who);
+FLOWDPA_MUST_CHECK doca_error_t flow_match_control(const struct doca_flow_match *match, const struct doca_flow_match *mask,
 				struct nic_key *val, struct nic_key *msk, const char *who);
-doca_error_t flow_actions_template(const struct doca_flow_actions *a, const struct doca_flow_actions *mask,
+FLOWDPA_MUST_CHECK doca_error_t flow_actions_template(const struct doca_flow_actions *a, const struct doca_flow_actions *mask,
 				   struct flow_act_tmpl *t, const char *who);
 void flow_actions_entry(const struct flow_act_tmpl *t, const struct doca_flow_actions *a, int ps_field,
 			struct nic_actions *out, uint32_t *ps_value);
 
 /* Forwarding (flow_pipe.c): one doca fwd to a NIC fwd; INVALID_VALUE / NOT_SUPPORTED. */
-doca_error_t flow_fwd_convert(const struct doca_flow_fwd *fwd, struct nic_fwd *out, const char *who);
+FLOWDPA_MUST_CHECK doca_error_t flow_fwd_convert(const struct doca_flow_fwd *fwd, struct nic_fwd *out, const char *who);
 /* Entry queues (flow_entry.c). */
 void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pipe);
 void flow_entry_destroy_all(struct doca_flow_pipe *pipe);
 /* HASH pipes: the entry pool (NO_MEMORY), freed by flow_entry_destroy_all or, for a pipe
  * that failed to create, by flow_entry_pool_free. */
-doca_error_t flow_entry_pool_create(struct doca_flow_pipe *pipe);
+FLOWDPA_MUST_CHECK doca_error_t flow_entry_pool_create(struct doca_flow_pipe *pipe);
 void flow_entry_pool_free(struct doca_flow_pipe *pipe);
 /* Each entry of the pipe (heap ones, then the pool's live ones by index), for dumps. */
 void flow_entry_for_each(struct doca_flow_pipe *pipe, void (*fn)(const struct doca_flow_pipe_entry *e, void *arg),

@@ -52,22 +52,22 @@ struct flow_export_info {
  * INVALID_VALUE for a NULL or dead pipe or a NULL out pointer; NOT_SUPPORTED for a pipe
  * that is not a HASH pipe; NO_MEMORY. Each failure logs one line naming who.
  */
-FLOWDPA_INTERNAL_API doca_error_t flow_export_pipe(struct doca_flow_pipe *pipe, const char *holder, const char *who,
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t flow_export_pipe(struct doca_flow_pipe *pipe, const char *holder, const char *who,
 						   struct flow_export **exp);
 /* Hold an external resource. INVALID_VALUE also when it is not of type. */
-FLOWDPA_INTERNAL_API doca_error_t flow_export_resource(struct doca_flow_external_resource *res,
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t flow_export_resource(struct doca_flow_external_resource *res,
 						       enum doca_flow_external_resource_type type, const char *holder,
 						       const char *who, struct flow_export **exp);
 /* Drop the hold and free exp (detached or not). NULL is a no-op. */
 FLOWDPA_INTERNAL_API void flow_export_release(struct flow_export *exp);
 /* What is exported. BAD_STATE (info still filled) once the object went. */
-FLOWDPA_INTERNAL_API doca_error_t flow_export_info(const struct flow_export *exp, struct flow_export_info *info);
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t flow_export_info(const struct flow_export *exp, struct flow_export_info *info);
 /*
  * Pipe exports: set bit i of bits (nbits >= size, cleared by the call) for each index
  * that holds an entry now, queued adds included. INVALID_VALUE for a resource export or
  * too few bits; BAD_STATE once the pipe went.
  */
-FLOWDPA_INTERNAL_API doca_error_t flow_export_entries(const struct flow_export *exp, uint64_t *bits, uint32_t nbits);
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t flow_export_entries(const struct flow_export *exp, uint64_t *bits, uint32_t nbits);
 
 enum flow_xop_type {
 	FLOW_XOP_ENABLE,    /* pipe: entry index */
@@ -96,13 +96,13 @@ FLOWDPA_INTERNAL_API void flow_export_execute(struct flow_export *exp, struct fl
 
 /* Pipe exports, for tests and reports: an entry's state and counter (errors as above;
  * NOT_FOUND also for an entry without a counter). */
-FLOWDPA_INTERNAL_API doca_error_t flow_export_entry_state(const struct flow_export *exp, uint32_t index,
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t flow_export_entry_state(const struct flow_export *exp, uint32_t index,
 							  bool *enabled, uint32_t *ps_value);
-FLOWDPA_INTERNAL_API doca_error_t flow_export_entry_counter(const struct flow_export *exp, uint32_t index,
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t flow_export_entry_counter(const struct flow_export *exp, uint32_t index,
 							    uint64_t *pkts, uint64_t *bytes);
 
 /* The id of a started port: INVALID_VALUE for NULL or not a port, BAD_STATE when stopped. */
-FLOWDPA_INTERNAL_API doca_error_t flow_port_id_get(const struct doca_flow_port *port, const char *who, uint16_t *id);
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t flow_port_id_get(const struct doca_flow_port *port, const char *who, uint16_t *id);
 
 /* The pipe's entries that are in the NIC or queued (0 for a pipe that is not live). */
 FLOWDPA_INTERNAL_API uint32_t flow_pipe_nr_entries_added(const struct doca_flow_pipe *pipe);

@@ -21,6 +21,8 @@
 
 #include <doca_error.h>
 
+#include <core/core.h>
+
 #define NIC_MAX_PORTS 16
 #define NIC_MAX_FRAME 2048
 #define NIC_BURST_MAX 32
@@ -194,21 +196,21 @@ enum nic_sel_state {
 	NIC_SEL_DISABLE = 3,
 };
 struct nic_idxsel;
-doca_error_t nic_idxsel_create(uint32_t nr_indices, struct nic_idxsel **sel);
+FLOWDPA_MUST_CHECK doca_error_t nic_idxsel_create(uint32_t nr_indices, struct nic_idxsel **sel);
 void nic_idxsel_destroy(struct nic_idxsel *sel);
 uint32_t nic_idxsel_size(const struct nic_idxsel *sel);
 /* INVALID_VALUE for an index out of range or a state above NIC_SEL_DISABLE. */
-doca_error_t nic_idxsel_set(struct nic_idxsel *sel, uint32_t index, uint32_t state);
-doca_error_t nic_idxsel_get(const struct nic_idxsel *sel, uint32_t index, uint32_t *state);
+FLOWDPA_MUST_CHECK doca_error_t nic_idxsel_set(struct nic_idxsel *sel, uint32_t index, uint32_t state);
+FLOWDPA_MUST_CHECK doca_error_t nic_idxsel_get(const struct nic_idxsel *sel, uint32_t index, uint32_t *state);
 
 /* Memory: nr_cells 64-bit cells; each access is one atomic word. */
 struct nic_mem;
-doca_error_t nic_mem_create(uint32_t nr_cells, struct nic_mem **mem);
+FLOWDPA_MUST_CHECK doca_error_t nic_mem_create(uint32_t nr_cells, struct nic_mem **mem);
 void nic_mem_destroy(struct nic_mem *mem);
 uint32_t nic_mem_size(const struct nic_mem *mem);
 /* INVALID_VALUE for a cell out of range. */
-doca_error_t nic_mem_read(const struct nic_mem *mem, uint32_t cell, uint64_t *value);
-doca_error_t nic_mem_write(struct nic_mem *mem, uint32_t cell, uint64_t value);
+FLOWDPA_MUST_CHECK doca_error_t nic_mem_read(const struct nic_mem *mem, uint32_t cell, uint64_t *value);
+FLOWDPA_MUST_CHECK doca_error_t nic_mem_write(struct nic_mem *mem, uint32_t cell, uint64_t value);
 
 /* ------------------------------------------------------------------ pipes */
 
@@ -265,7 +267,7 @@ struct nic_pipe_attr {
  * on a non-hash pipe, an unknown algorithm; ALREADY_EXIST for a second root on a port.
  * A root pipe starts receiving its port's packets at once.
  */
-doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe **pipe);
+FLOWDPA_MUST_CHECK doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe **pipe);
 /*
  * Destroy a pipe and its entries. The port stops using it as root, packets forwarded to
  * it afterwards are dropped, and its memory lives until nic_shutdown() so that a stale
@@ -280,11 +282,11 @@ uint32_t nic_pipe_map_algorithm(const struct nic_pipe *pipe);
 const char *nic_pipe_name(const struct nic_pipe *pipe);
 uint32_t nic_pipe_nr_live_entries(const struct nic_pipe *pipe);
 /* Replace fwd_miss live (NO_MEMORY leaves the old one in place). */
-doca_error_t nic_pipe_set_fwd_miss(struct nic_pipe *pipe, const struct nic_fwd *fwd_miss);
+FLOWDPA_MUST_CHECK doca_error_t nic_pipe_set_fwd_miss(struct nic_pipe *pipe, const struct nic_fwd *fwd_miss);
 /* Miss counter; INVALID_VALUE when the pipe was created without one. */
-doca_error_t nic_pipe_miss_read(const struct nic_pipe *pipe, uint64_t *pkts, uint64_t *bytes);
+FLOWDPA_MUST_CHECK doca_error_t nic_pipe_miss_read(const struct nic_pipe *pipe, uint64_t *pkts, uint64_t *bytes);
 /* The hash the HASH map algorithm computes for key (INVALID_VALUE for non-hash pipes). */
-doca_error_t nic_pipe_calc_hash(const struct nic_pipe *pipe, const struct nic_key *key, uint32_t *hash);
+FLOWDPA_MUST_CHECK doca_error_t nic_pipe_calc_hash(const struct nic_pipe *pipe, const struct nic_key *key, uint32_t *hash);
 
 /* ------------------------------------------------------------------ entries */
 
@@ -307,19 +309,19 @@ struct nic_entry_attr {
  * out of range or a ps_value that does not fit the field; ALREADY_EXIST for a duplicate
  * BASIC key or an occupied HASH index; FULL when nr_entries are live.
  */
-doca_error_t nic_entry_add(struct nic_pipe *pipe, const struct nic_entry_attr *attr, struct nic_entry **entry);
+FLOWDPA_MUST_CHECK doca_error_t nic_entry_add(struct nic_pipe *pipe, const struct nic_entry_attr *attr, struct nic_entry **entry);
 /* Replace actions, ps_value and fwd of an entry atomically (one pointer). */
-doca_error_t nic_entry_update(struct nic_entry *entry, const struct nic_actions *actions, uint32_t ps_value,
+FLOWDPA_MUST_CHECK doca_error_t nic_entry_update(struct nic_entry *entry, const struct nic_actions *actions, uint32_t ps_value,
 			      const struct nic_fwd *fwd);
 /*
  * Unlink an entry and wait until no datapath thread can still be using it. Its counter
  * stays readable until nic_entry_free(). NO_MEMORY (CONTROL pipes: no room for the new
  * table) leaves the entry live and unchanged.
  */
-doca_error_t nic_entry_remove(struct nic_entry *entry);
+FLOWDPA_MUST_CHECK doca_error_t nic_entry_remove(struct nic_entry *entry);
 void nic_entry_free(struct nic_entry *entry);
 /* Own or shared counter; INVALID_VALUE when the entry has none. */
-doca_error_t nic_entry_counter_read(const struct nic_entry *entry, uint64_t *pkts, uint64_t *bytes);
+FLOWDPA_MUST_CHECK doca_error_t nic_entry_counter_read(const struct nic_entry *entry, uint64_t *pkts, uint64_t *bytes);
 struct nic_pipe *nic_entry_pipe(const struct nic_entry *entry);
 uint32_t nic_entry_index(const struct nic_entry *entry);
 
@@ -357,9 +359,9 @@ struct nic_hash_op {
  */
 void nic_hash_exec(struct nic_pipe *pipe, struct nic_hash_op *ops, uint32_t n);
 /* Entry index's enabled bit and path-selector value (either may be NULL); errors as above. */
-doca_error_t nic_hash_entry_state(const struct nic_pipe *pipe, uint32_t index, bool *enabled, uint32_t *ps_value);
+FLOWDPA_MUST_CHECK doca_error_t nic_hash_entry_state(const struct nic_pipe *pipe, uint32_t index, bool *enabled, uint32_t *ps_value);
 /* Counter of entry index; NOT_FOUND also when the entry has none. */
-doca_error_t nic_hash_entry_counter_read(const struct nic_pipe *pipe, uint32_t index, uint64_t *pkts,
+FLOWDPA_MUST_CHECK doca_error_t nic_hash_entry_counter_read(const struct nic_pipe *pipe, uint32_t index, uint64_t *pkts,
 					 uint64_t *bytes);
 
 /* ------------------------------------------------------------------ ports and datapath */
@@ -376,8 +378,8 @@ struct nic_port_stats {
 };
 
 /* Start / stop a logical port. ALREADY_EXIST, NOT_FOUND (not started), INVALID_VALUE (id). */
-doca_error_t nic_port_start(uint16_t port_id);
-doca_error_t nic_port_stop(uint16_t port_id);
+FLOWDPA_MUST_CHECK doca_error_t nic_port_start(uint16_t port_id);
+FLOWDPA_MUST_CHECK doca_error_t nic_port_stop(uint16_t port_id);
 bool nic_port_started(uint16_t port_id);
 /*
  * Switch mode: packets arriving on representor port_id start at the root pipe of port
@@ -385,8 +387,8 @@ bool nic_port_started(uint16_t port_id);
  * manager_id -1 undoes it. INVALID_VALUE for ids out of range, BAD_STATE when port_id is
  * not started.
  */
-doca_error_t nic_port_set_manager(uint16_t port_id, int32_t manager_id);
-doca_error_t nic_port_stats_get(uint16_t port_id, struct nic_port_stats *stats);
+FLOWDPA_MUST_CHECK doca_error_t nic_port_set_manager(uint16_t port_id, int32_t manager_id);
+FLOWDPA_MUST_CHECK doca_error_t nic_port_stats_get(uint16_t port_id, struct nic_port_stats *stats);
 /* FLOWDPA_TRACE process row of the port's packet bursts (the device's index + 1; default 1). */
 void nic_port_set_trace_pid(uint16_t port_id, uint32_t pid);
 
@@ -414,10 +416,10 @@ enum nic_capture_queue {
 
 /* Keep up to depth frames of a queue in arrival order (0 = off, default 1024 at port
  * start); frames arriving at a full ring are counted in capture_overflow, not kept. */
-doca_error_t nic_capture_set_depth(uint16_t port_id, enum nic_capture_queue q, uint32_t depth);
+FLOWDPA_MUST_CHECK doca_error_t nic_capture_set_depth(uint16_t port_id, enum nic_capture_queue q, uint32_t depth);
 /* Pop the oldest captured frame: copies at most cap bytes, *len gets the frame length.
  * NOT_FOUND when the ring is empty. */
-doca_error_t nic_capture_pop(uint16_t port_id, enum nic_capture_queue q, uint8_t *buf, uint32_t cap, uint32_t *len);
+FLOWDPA_MUST_CHECK doca_error_t nic_capture_pop(uint16_t port_id, enum nic_capture_queue q, uint8_t *buf, uint32_t cap, uint32_t *len);
 uint32_t nic_capture_count(uint16_t port_id, enum nic_capture_queue q);
 
 /* ------------------------------------------------------------------ traffic I/O */
@@ -429,18 +431,18 @@ uint32_t nic_capture_count(uint16_t port_id, enum nic_capture_queue q);
  * pipe present, or 1 s after the root pipe appeared. IO_FAILED when a file cannot be
  * opened (logged with the path and the reason).
  */
-doca_error_t nic_traffic_attach(uint16_t port_id);
+FLOWDPA_MUST_CHECK doca_error_t nic_traffic_attach(uint16_t port_id);
 /* The flow layer saw entries_process return with nothing pending on the port. */
 void nic_traffic_kick(uint16_t port_id);
 /* Wait until every RX source has finished playing (timeout_ms 0 = forever).
  * TIME_OUT when one is still running. */
-doca_error_t nic_traffic_wait(uint32_t timeout_ms);
+FLOWDPA_MUST_CHECK doca_error_t nic_traffic_wait(uint32_t timeout_ms);
 
 /* Deterministic generator frames: 64-byte Eth/IPv4/UDP, flow i -> dst 10.0.0.0 + i. */
 void nic_gen_frame(uint32_t flow, uint8_t frame[64]);
 struct nic_gen;
 /* A Zipf(s) sampler over flows (s = 0: uniform) with its own seeded PRNG. */
-doca_error_t nic_gen_create(uint32_t flows, double zipf, uint64_t seed, struct nic_gen **gen);
+FLOWDPA_MUST_CHECK doca_error_t nic_gen_create(uint32_t flows, double zipf, uint64_t seed, struct nic_gen **gen);
 uint32_t nic_gen_next(struct nic_gen *gen);
 void nic_gen_destroy(struct nic_gen *gen);
 

@@ -369,7 +369,7 @@ static inline void nic_port_capture(uint16_t port_id, enum nic_capture_queue q, 
 }
 
 /* Install root (expected NULL) or clear it (root NULL, expected the old root). */
-doca_error_t nic_port_set_root(uint16_t port_id, struct nic_pipe *root, struct nic_pipe *expected);
+FLOWDPA_MUST_CHECK doca_error_t nic_port_set_root(uint16_t port_id, struct nic_pipe *root, struct nic_pipe *expected);
 void nic_port_account(uint16_t port_id, const struct nic_port_delta *d);
 void nic_port_account_tx(uint32_t port_id, uint64_t pkts, uint64_t bytes);
 /* TX pcap sink of a port (traffic.c opens it, port.c writes it under the port lock). */

@@ -596,8 +596,12 @@ void nic_pipe_destroy(struct nic_pipe *p)
 		return;
 	pthread_mutex_lock(&p->lock);
 	atomic_store_explicit(&p->magic, NIC_PIPE_DEAD, memory_order_release);
-	if (p->is_root)
-		nic_port_set_root(p->port_id, NULL, p);
+	if (p->is_root) {
+		/* The port's root is this pipe: clearing it cannot fail. */
+		doca_error_t err = nic_port_set_root(p->port_id, NULL, p);
+		assert(err == DOCA_SUCCESS);
+		(void)err;
+	}
 	struct nic_entry *list = p->entries;
 	for (struct nic_entry *e = list; e; e = e->list_next) {
 		if (p->type == NIC_PIPE_HASH)

@@ -296,8 +296,10 @@ void nic_port_set_dumper(uint16_t id, void *dumper)
 
 void nic_shutdown(void)
 {
-	for (uint16_t i = 0; i < NIC_MAX_PORTS; i++)
-		if (nic_port_started(i))
-			nic_port_stop(i);
+	for (uint16_t i = 0; i < NIC_MAX_PORTS; i++) {
+		/* A capture that could not be written completely was logged by the stop. */
+		doca_error_t err = nic_port_started(i) ? nic_port_stop(i) : DOCA_SUCCESS;
+		(void)err;
+	}
 	nic_pipes_free_all();
 }

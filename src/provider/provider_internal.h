@@ -13,6 +13,7 @@
 #ifndef FLOWDPA_PROVIDER_INTERNAL_H_
 #define FLOWDPA_PROVIDER_INTERNAL_H_
 
+#include <assert.h>
 #include <pthread.h>
 
 #include <doca_flow_dpa_provider.h>
@@ -111,8 +112,16 @@ struct doca_flow_dpa_ctx {
 	char label[32]; /* "DPA ctx N": the holder name flow prints */
 };
 
+/* Free device memory the provider allocated: it cannot fail for those addresses. */
+static inline void pv_heap_free(struct flexio_process *process, uint64_t dev_ptr)
+{
+	doca_error_t err = dpa_heap_free(process, dev_ptr);
+	assert(err == DOCA_SUCCESS);
+	(void)err;
+}
+
 /* pv_ctx.c: a live context of ours (INVALID_VALUE with one line naming who otherwise). */
-doca_error_t pv_ctx_check(const struct doca_flow_dpa_ctx *ctx, const char *who);
+FLOWDPA_MUST_CHECK doca_error_t pv_ctx_check(const struct doca_flow_dpa_ctx *ctx, const char *who);
 bool pv_nic_async(void);
 
 /* pv_queue.c */

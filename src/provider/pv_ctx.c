@@ -150,7 +150,7 @@ doca_error_t doca_flow_dpa_destroy(struct doca_flow_dpa_ctx *ctx)
 	for (uint32_t s = 0; s < PV_MAX_EXPORTS; s++)
 		free(ctx->slots[s].not_exported);
 	ctx->block->magic = 0;
-	dpa_heap_free(ctx->process, ctx->block_dev);
+	pv_heap_free(ctx->process, ctx->block_dev);
 	dpa_process_release(ctx->process);
 	pthread_mutex_destroy(&ctx->lock);
 	ctx->magic = PV_HANDLE_DEAD;

@@ -143,6 +143,8 @@ static doca_error_t prepare_existing(struct pv_slot *sl, struct flow_export *fx,
 doca_error_t doca_flow_dpa_pipe_export_prepare(struct doca_flow_dpa_ctx *ctx, struct doca_flow_pipe *pipe,
 					       uint32_t nr_entries, struct doca_flow_dpa_pipe **dpa_pipe)
 {
+	if (dpa_pipe)
+		*dpa_pipe = NULL; /* on every failure */
 	doca_error_t err = pv_ctx_check(ctx, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -150,13 +152,16 @@ doca_error_t doca_flow_dpa_pipe_export_prepare(struct doca_flow_dpa_ctx *ctx, st
 		CORE_LOG_ERR("%s: %s", __func__, dpa_pipe == NULL ? "dpa_pipe out pointer is NULL" : "nr_entries is 0");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	*dpa_pipe = NULL;
 	struct flow_export *fx;
 	err = flow_export_pipe(pipe, ctx->label, __func__, &fx);
 	if (err != DOCA_SUCCESS)
 		return err;
 	struct flow_export_info info;
-	flow_export_info(fx, &info);
+	if (flow_export_info(fx, &info) != DOCA_SUCCESS) {
+		CORE_LOG_ERR("%s: '%s' went while it was being exported (its port stopped)", __func__, info.name);
+		flow_export_release(fx);
+		return DOCA_ERROR_BAD_STATE;
+	}
 	struct doca_flow_dpa_pipe *h = NULL;
 	pthread_mutex_lock(&ctx->lock);
 	int s = -1;
@@ -236,6 +241,8 @@ doca_error_t doca_flow_dpa_pipe_export(struct doca_flow_dpa_ctx *ctx, struct doc
 static doca_error_t get_addr(struct doca_flow_dpa_ctx *ctx, const struct pv_export *e, uint32_t magic,
 			     doca_flow_dpa_addr *dev_addr, const char *who)
 {
+	if (dev_addr)
+		*dev_addr = 0; /* on every failure */
 	doca_error_t err = handle_check(ctx, e, magic, who);
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -285,6 +292,8 @@ doca_error_t doca_flow_dpa_external_resource_export(struct doca_flow_dpa_ctx *ct
 						    enum doca_flow_external_resource_type type, void *resource_ctx,
 						    struct doca_flow_dpa_external_resource **dpa_resource)
 {
+	if (dpa_resource)
+		*dpa_resource = NULL; /* on every failure */
 	doca_error_t err = pv_ctx_check(ctx, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -292,7 +301,6 @@ doca_error_t doca_flow_dpa_external_resource_export(struct doca_flow_dpa_ctx *ct
 		CORE_LOG_ERR("%s: %s is NULL", __func__, dpa_resource == NULL ? "dpa_resource out pointer" : "resource_ctx");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	*dpa_resource = NULL;
 	if (type != DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR && type != DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY) {
 		CORE_LOG_ERR("%s: resource type %d cannot be exported (index selector and memory can)", __func__, (int)type);
 		return DOCA_ERROR_NOT_SUPPORTED;
@@ -302,7 +310,11 @@ doca_error_t doca_flow_dpa_external_resource_export(struct doca_flow_dpa_ctx *ct
 	if (err != DOCA_SUCCESS)
 		return err;
 	struct flow_export_info info;
-	flow_export_info(fx, &info);
+	if (flow_export_info(fx, &info) != DOCA_SUCCESS) {
+		CORE_LOG_ERR("%s: '%s' went while it was being exported (its port stopped)", __func__, info.name);
+		flow_export_release(fx);
+		return DOCA_ERROR_BAD_STATE;
+	}
 	bool sel = type == DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR;
 	enum pv_obj_kind kind = sel ? PV_OBJ_INDEX_SELECTOR : PV_OBJ_MEMORY;
 	struct doca_flow_dpa_external_resource *h = NULL;

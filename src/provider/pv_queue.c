@@ -101,7 +101,7 @@ static void type_retire(struct doca_flow_dpa_ctx *ctx, struct pv_port *pp, uint3
 			rt->next = ctx->retired;
 			ctx->retired = rt;
 		} else {
-			dpa_heap_free(ctx->process, (uint64_t)(uintptr_t)q->ring);
+			pv_heap_free(ctx->process, (uint64_t)(uintptr_t)q->ring);
 		}
 	}
 }
@@ -282,7 +282,7 @@ void pv_queues_free_all(struct doca_flow_dpa_ctx *ctx)
 		struct pv_retired *rt = ctx->retired;
 		ctx->retired = rt->next;
 		if (rt->dev_ptr)
-			dpa_heap_free(ctx->process, rt->dev_ptr);
+			pv_heap_free(ctx->process, rt->dev_ptr);
 		free(rt->host);
 		free(rt);
 	}

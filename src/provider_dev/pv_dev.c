@@ -22,37 +22,40 @@ DOCA_LOG_REGISTER(FLOW_DPA::DEV);
 
 /*
  * Errors of a device call are rate limited per DPA thread and per mistake (the DEV_FAIL
- * site): the first few, then at each power of two, so a kernel that loops on a mistake
- * does not flood the log, while a different mistake, or the same one in another DPA
- * process, still gets its line.
+ * site and the call that made it): the first few, then at each power of two, so a
+ * kernel that loops on a mistake does not flood the log, while another mistake, the same
+ * one in another call, or in another DPA process, still gets its line.
  */
 struct dev_log_site {
 	const void *site;
+	const char *who;
 	uint32_t process; /* dpa_process_id of the kernel's process, 0 outside a kernel */
 	uint64_t n;
 };
 static _Thread_local struct dev_log_site dev_sites[DEV_LOG_SITES];
 
-static bool dev_log_due(const void *site)
+static bool dev_log_due(const void *site, const char *who)
 {
 	struct flexio_process *p = dpa_current_process();
 	uint32_t proc = p ? dpa_process_id(p) : 0;
-	struct dev_log_site *s = &dev_sites[((uintptr_t)site / 8) % DEV_LOG_SITES];
+	struct dev_log_site *s = &dev_sites[((uintptr_t)site / 8 + (uintptr_t)who / 8) % DEV_LOG_SITES];
 	for (uint32_t i = 0; i < DEV_LOG_SITES; i++)
-		if (dev_sites[i].site == site || dev_sites[i].site == NULL) {
+		if ((dev_sites[i].site == site && dev_sites[i].who == who) || dev_sites[i].site == NULL) {
 			s = &dev_sites[i];
 			break;
 		}
-	if (s->site != site || s->process != proc)
-		*s = (struct dev_log_site){site, proc, 0};
+	if (s->site != site || s->who != who || s->process != proc)
+		*s = (struct dev_log_site){site, who, proc, 0};
 	uint64_t n = ++s->n;
 	return n <= DEV_LOG_FIRST || !(n & (n - 1));
 }
 
+/* DEV_FAIL(err, "%s: ...", who, ...): log (rate limited) and return err. */
+#define DEV_WHO(fmt, who, ...) (who)
 #define DEV_FAIL(err, ...) \
 	do { \
 		static char site_; \
-		if (dev_log_due(&site_)) \
+		if (dev_log_due(&site_, DEV_WHO(__VA_ARGS__, 0))) \
 			CORE_LOG_ERR(__VA_ARGS__); \
 		return err; \
 	} while (0)
@@ -159,7 +162,8 @@ static inline bool cache_hit(const struct dev_cached *c, doca_flow_dpa_addr a, u
 	       atomic_load_explicit(&c->t.ring->state, memory_order_acquire) == PV_RING_LIVE;
 }
 
-static void cache_fill(doca_flow_dpa_addr a, uint32_t type, uint32_t qid, const struct dev_target *t)
+static const struct dev_target *cache_fill(doca_flow_dpa_addr a, uint32_t type, uint32_t qid,
+					   const struct dev_target *t)
 {
 	struct dev_cached *c = &dev_cache[type];
 	c->addr = a;
@@ -167,17 +171,19 @@ static void cache_fill(doca_flow_dpa_addr a, uint32_t type, uint32_t qid, const 
 	c->kind = t->obj->kind;
 	c->process = t->ctx->process;
 	c->t = *t;
+	return &c->t;
 }
 
 /* Resolve the address, check the object's kind, find the queue. */
 static doca_error_t target(doca_flow_dpa_addr a, uint32_t kind, uint32_t type, uint32_t qid, const char *who,
-			   struct dev_target *t)
+			   const struct dev_target **tp)
 {
 	const struct dev_cached *c = &dev_cache[type];
 	if (__builtin_expect(cache_hit(c, a, qid) && c->kind == kind, 1)) {
-		*t = c->t;
+		*tp = &c->t;
 		return DOCA_SUCCESS;
 	}
+	struct dev_target tt, *t = &tt;
 	doca_error_t err = resolve(a, who, t);
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -188,7 +194,7 @@ static doca_error_t target(doca_flow_dpa_addr a, uint32_t kind, uint32_t type, u
 	}
 	err = find_ring(t, type, qid, who);
 	if (err == DOCA_SUCCESS)
-		cache_fill(a, type, qid, t);
+		*tp = cache_fill(a, type, qid, t);
 	return err;
 }
 
@@ -204,7 +210,7 @@ static void flush_ring(struct pv_ring *r)
 }
 
 /* Post n requests (a range: consecutive chunks of index / count) or none. */
-static doca_error_t post(struct dev_target *t, uint8_t op, uint32_t index, uint32_t total, uint32_t chunk,
+static doca_error_t post(const struct dev_target *t, uint8_t op, uint32_t index, uint32_t total, uint32_t chunk,
 			 uint64_t value, uint64_t dst, bool flush, const char *who)
 {
 	struct pv_ring *r = t->ring;
@@ -254,9 +260,9 @@ static doca_error_t post(struct dev_target *t, uint8_t op, uint32_t index, uint3
 static doca_error_t hash_post(doca_flow_dpa_addr pipe, uint32_t qid, uint8_t op, uint32_t index, uint64_t value,
 			      bool flush, const char *who)
 {
-	struct dev_target t;
+	const struct dev_target *t;
 	doca_error_t err = target(pipe, PV_OBJ_PIPE, DOCA_FLOW_DPA_QUEUE_TYPE_GENERAL, qid, who, &t);
-	return err != DOCA_SUCCESS ? err : post(&t, op, index, 1, 1, value, 0, flush, who);
+	return err != DOCA_SUCCESS ? err : post(t, op, index, 1, 1, value, 0, flush, who);
 }
 
 doca_error_t doca_flow_pipe_hash_enable_index(doca_flow_dpa_addr pipe, uint32_t queue_id, uint32_t entry_index,
@@ -284,9 +290,9 @@ static doca_error_t select_post(doca_flow_dpa_addr res, uint32_t qid, uint32_t f
 		DEV_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: nr_indices is 0", who);
 	if ((uint32_t)op > DOCA_FLOW_INDEX_SELECTOR_OP_DISABLE)
 		DEV_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: %d is not an index-selector op", who, (int)op);
-	struct dev_target t;
+	const struct dev_target *t;
 	doca_error_t err = target(res, PV_OBJ_INDEX_SELECTOR, DOCA_FLOW_DPA_QUEUE_TYPE_RESOURCES_WRITE, qid, who, &t);
-	return err != DOCA_SUCCESS ? err : post(&t, PV_OP_SELECT, first, n, PV_RANGE_INDICES, op, 0, flush, who);
+	return err != DOCA_SUCCESS ? err : post(t, PV_OP_SELECT, first, n, PV_RANGE_INDICES, op, 0, flush, who);
 }
 
 doca_error_t doca_flow_external_resource_index_selector_modify(doca_flow_dpa_addr resource, uint32_t queue_id,
@@ -306,10 +312,10 @@ doca_error_t doca_flow_external_resource_index_selector_modify_range(doca_flow_d
 doca_error_t doca_flow_external_resource_memory_update(doca_flow_dpa_addr resource, uint32_t queue_id,
 						       uint32_t offset, uint64_t value, bool flush)
 {
-	struct dev_target t;
+	const struct dev_target *t;
 	doca_error_t err =
 		target(resource, PV_OBJ_MEMORY, DOCA_FLOW_DPA_QUEUE_TYPE_RESOURCES_WRITE, queue_id, __func__, &t);
-	return err != DOCA_SUCCESS ? err : post(&t, PV_OP_MEM_WRITE, offset, 1, 1, value, 0, flush, __func__);
+	return err != DOCA_SUCCESS ? err : post(t, PV_OP_MEM_WRITE, offset, 1, 1, value, 0, flush, __func__);
 }
 
 static doca_error_t read_post(doca_flow_dpa_addr res, uint32_t qid, uint32_t offset, uint32_t n, uint64_t *values,
@@ -317,16 +323,16 @@ static doca_error_t read_post(doca_flow_dpa_addr res, uint32_t qid, uint32_t off
 {
 	if (values == NULL || n == 0)
 		DEV_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: %s", who, values == NULL ? "value pointer is NULL" : "nr_cells is 0");
-	struct dev_target t;
+	const struct dev_target *t;
 	doca_error_t err = target(res, PV_OBJ_MEMORY, DOCA_FLOW_DPA_QUEUE_TYPE_RESOURCES_READ, qid, who, &t);
 	if (err != DOCA_SUCCESS)
 		return err;
 	uint64_t dst = (uint64_t)(uintptr_t)values;
-	if (dpa_heap_ptr(t.ctx->process, dst, (size_t)n * sizeof(uint64_t)) == NULL)
+	if (dpa_heap_ptr(t->ctx->process, dst, (size_t)n * sizeof(uint64_t)) == NULL)
 		DEV_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: %p (%u cells) is not DPA memory: values must point into the device "
 						   "heap (doca_dpa_mem_alloc), not at a host or stack variable",
 			 who, (void *)values, n);
-	return post(&t, PV_OP_MEM_READ, offset, n, PV_RANGE_CELLS, 0, dst, flush, who);
+	return post(t, PV_OP_MEM_READ, offset, n, PV_RANGE_CELLS, 0, dst, flush, who);
 }
 
 doca_error_t doca_flow_external_resource_memory_read(doca_flow_dpa_addr resource, uint32_t queue_id,
@@ -344,18 +350,19 @@ doca_error_t doca_flow_external_resource_memory_read_range(doca_flow_dpa_addr re
 
 /* Poll/flush: any export of the context that owns the queue, on its port. */
 static doca_error_t any_target(doca_flow_dpa_addr object, enum doca_flow_dpa_queue_type type, uint32_t qid,
-			       enum core_fault_site fault, const char *who, struct dev_target *t)
+			       enum core_fault_site fault, const char *who, const struct dev_target **tp)
 {
 	if ((uint32_t)type < PV_QUEUE_TYPES && __builtin_expect(cache_hit(&dev_cache[type], object, qid), 1)) {
-		*t = dev_cache[type].t;
+		*tp = &dev_cache[type].t;
 	} else {
-		doca_error_t err = resolve(object, who, t);
+		struct dev_target t;
+		doca_error_t err = resolve(object, who, &t);
 		if (err != DOCA_SUCCESS)
 			return err;
-		err = find_ring(t, (uint32_t)type, qid, who);
+		err = find_ring(&t, (uint32_t)type, qid, who);
 		if (err != DOCA_SUCCESS)
 			return err;
-		cache_fill(object, (uint32_t)type, qid, t);
+		*tp = cache_fill(object, (uint32_t)type, qid, &t);
 	}
 	if (core_fault_injected(fault))
 		DEV_FAIL(DOCA_ERROR_DRIVER, "%s: driver failure: fault injected (FLOWDPA_FAULTS)", who);
@@ -368,17 +375,19 @@ doca_error_t doca_flow_queue_poll_completion(doca_flow_dpa_addr object, enum doc
 	if (stats == NULL)
 		DEV_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: stats is NULL", __func__);
 	stats->num_completed = stats->num_failed = 0;
-	struct dev_target t;
+	const struct dev_target *t;
 	doca_error_t err = any_target(object, queue_type, queue_id, CORE_FAULT_QUEUE_POLL, __func__, &t);
 	if (err != DOCA_SUCCESS)
 		return err;
-	struct pv_ring *r = t.ring;
+	struct pv_ring *r = t->ring;
 	uint32_t done = atomic_load_explicit(&r->done, memory_order_acquire), failed = 0;
 	const uint64_t *vals = (const uint64_t *)&r->req[r->size];
 	for (uint32_t i = r->reaped; i != done; i++) {
 		const struct pv_req *rq = &r->req[i & r->mask];
 		if (rq->status != DOCA_SUCCESS)
 			failed++;
+		else if (rq->op == PV_OP_MEM_READ && rq->count == 1) /* one cell: one store, no call */
+			memcpy((void *)(uintptr_t)rq->dst, &vals[(i & r->mask) * PV_RANGE_CELLS], sizeof(uint64_t));
 		else if (rq->op == PV_OP_MEM_READ)
 			memcpy((void *)(uintptr_t)rq->dst, &vals[(i & r->mask) * PV_RANGE_CELLS],
 			       (size_t)rq->count * sizeof(uint64_t));
@@ -394,10 +403,10 @@ doca_error_t doca_flow_queue_poll_completion(doca_flow_dpa_addr object, enum doc
 doca_error_t doca_flow_queue_flush(doca_flow_dpa_addr object, enum doca_flow_dpa_queue_type queue_type,
 				   uint32_t queue_id)
 {
-	struct dev_target t;
+	const struct dev_target *t;
 	doca_error_t err = any_target(object, queue_type, queue_id, CORE_FAULT_QUEUE_FLUSH, __func__, &t);
 	if (err != DOCA_SUCCESS)
 		return err;
-	flush_ring(t.ring);
+	flush_ring(t->ring);
 	return DOCA_SUCCESS;
 }

@@ -199,10 +199,12 @@ static inline uint16_t pv_send(uint32_t dst)
 	return ft_sport(buf);
 }
 
-static inline doca_error_t pv_rpc_ret(doca_error_t rpc, uint64_t ret)
+/* The RPC's own result asserted, the call's doca_error_t returned. ret is read through
+ * the pointer, after the RPC ran (an argument read by value could be evaluated first). */
+static inline doca_error_t pv_rpc_ret(doca_error_t rpc, const uint64_t *ret)
 {
 	assert_int_equal(rpc, DOCA_SUCCESS);
-	return (doca_error_t)ret;
+	return (doca_error_t)*ret;
 }
 
 /* One DPA-side call through an RPC; its doca_error_t. */
@@ -210,7 +212,7 @@ static inline doca_error_t pv_hash(struct pv_fx *f, doca_flow_dpa_addr a, uint32
 				   uint32_t value, bool flush)
 {
 	uint64_t ret = 0;
-	return pv_rpc_ret(doca_dpa_rpc(f->dpa, &pv_hash_rpc, &ret, a, op, qid, index, value, (uint32_t)flush), ret);
+	return pv_rpc_ret(doca_dpa_rpc(f->dpa, &pv_hash_rpc, &ret, a, op, qid, index, value, (uint32_t)flush), &ret);
 }
 
 static inline doca_error_t pv_select(struct pv_fx *f, doca_flow_dpa_addr a, uint32_t qid, uint32_t first, uint32_t nr,
@@ -219,14 +221,14 @@ static inline doca_error_t pv_select(struct pv_fx *f, doca_flow_dpa_addr a, uint
 	uint64_t ret = 0;
 	return pv_rpc_ret(doca_dpa_rpc(f->dpa, &pv_select_rpc, &ret, a, qid, first, nr, op, (uint32_t)range,
 				       (uint32_t)flush),
-			  ret);
+			  &ret);
 }
 
 static inline doca_error_t pv_mem_update(struct pv_fx *f, doca_flow_dpa_addr a, uint32_t qid, uint32_t off,
 					 uint64_t v, bool flush)
 {
 	uint64_t ret = 0;
-	return pv_rpc_ret(doca_dpa_rpc(f->dpa, &pv_mem_update_rpc, &ret, a, qid, off, v, (uint32_t)flush), ret);
+	return pv_rpc_ret(doca_dpa_rpc(f->dpa, &pv_mem_update_rpc, &ret, a, qid, off, v, (uint32_t)flush), &ret);
 }
 
 /* Read nr cells into the scratch buffer at byte offset at. */
@@ -235,7 +237,7 @@ static inline doca_error_t pv_mem_read(struct pv_fx *f, doca_flow_dpa_addr a, ui
 {
 	uint64_t ret = 0;
 	return pv_rpc_ret(doca_dpa_rpc(f->dpa, &pv_mem_read_rpc, &ret, a, qid, off, nr, f->scratch + at, (uint32_t)flush),
-			  ret);
+			  &ret);
 }
 
 /* Poll once; stats copied back from device memory. */
@@ -245,7 +247,7 @@ static inline doca_error_t pv_poll(struct pv_fx *f, doca_flow_dpa_addr a, uint32
 	uint64_t ret = 0;
 	uint32_t st[2] = {0, 0};
 	doca_error_t err = pv_rpc_ret(doca_dpa_rpc(f->dpa, &pv_poll_rpc, &ret, a, type, qid, f->scratch + PV_SCRATCH - 8),
-				      ret);
+				      &ret);
 	assert_int_equal(doca_dpa_d2h_memcpy(f->dpa, st, f->scratch + PV_SCRATCH - 8, sizeof(st)), DOCA_SUCCESS);
 	if (completed)
 		*completed = st[0];

@@ -146,7 +146,7 @@ static void stop(void)
 	doca_flow_destroy();
 	unsetenv("FLOWDPA_PORT0_RX");
 	unsetenv("FLOWDPA_PORT1_TX");
-	core_config_reload();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 }
 
 static void test_pcap_in_out(void **state)
@@ -253,7 +253,7 @@ static void test_start_rule_timeout(void **state)
 	stop_doca_flow_ports(2, ports);
 	doca_flow_destroy();
 	unsetenv("FLOWDPA_PORT0_RX");
-	core_config_reload();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 }
 
 /* An idle entries_process before the root pipe exists does not start the source. */
@@ -284,7 +284,7 @@ static void test_process_before_root_does_not_start(void **state)
 	stop_doca_flow_ports(2, ports);
 	doca_flow_destroy();
 	unsetenv("FLOWDPA_PORT0_RX");
-	core_config_reload();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 }
 
 /* Switch mode: the manager's entries_process starts its representors' sources too
@@ -338,7 +338,7 @@ static void test_representor_source_starts_with_manager(void **state)
 	doca_flow_port_stop(mgr);
 	doca_flow_destroy();
 	unsetenv("FLOWDPA_PORT1_RX");
-	core_config_reload();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 }
 
 /* Port start with a source that must not be played: IO_FAILED, and the port stays down. */
@@ -359,7 +359,7 @@ static void expect_source_refused(const char *path)
 	doca_flow_port_cfg_destroy(pc);
 	doca_flow_destroy();
 	unsetenv("FLOWDPA_PORT0_RX");
-	core_config_reload();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 }
 
 static void test_non_ethernet_capture_refused(void **state)

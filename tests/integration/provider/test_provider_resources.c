@@ -204,7 +204,7 @@ static int teardown_capture(void **state)
 {
 	(void)state;
 	unsetenv("FLOWDPA_PORT1_TX");
-	core_config_reload();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 	return 0;
 }
 

@@ -110,7 +110,7 @@ static void test_report_unwritable_path(void **state)
 	assert_int_equal(rc, DOCA_ERROR_IO_FAILED);
 	assert_non_null(strstr(err, "cannot write the report"));
 	unsetenv("FLOWDPA_REPORT");
-	core_config_reload();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 }
 
 static void test_report_to_stderr(void **state)
@@ -127,7 +127,7 @@ static void test_report_to_stderr(void **state)
 	assert_int_equal(rc, DOCA_SUCCESS);
 	assert_non_null(strstr(err, "\"name\":\"on_stderr\",\"live\":true,\"data\":{\"value\":0}"));
 	unsetenv("FLOWDPA_REPORT");
-	core_config_reload();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 }
 
 static void test_report_bad_arguments(void **state)
@@ -138,7 +138,7 @@ static void test_report_bad_arguments(void **state)
 	assert_null(core_report_register(NULL, queue_section, NULL));
 	assert_null(core_report_register("x", NULL, NULL));
 	unsetenv("FLOWDPA_REPORT");
-	core_config_reload();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 }
 
 /* Unregistering twice keeps the first capture and neither crashes nor leaks. */
@@ -161,7 +161,7 @@ static void test_report_unregister_twice(void **state)
 	assert_int_equal(rc, DOCA_SUCCESS);
 	assert_non_null(strstr(err, "\"name\":\"twice\",\"live\":false,\"data\":{\"value\":5}"));
 	unsetenv("FLOWDPA_REPORT");
-	core_config_reload();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 }
 
 /* The report belongs to the process that configured it: a forked child that exits (or
@@ -192,7 +192,7 @@ static void test_report_not_written_by_forked_child(void **state)
 	assert_int_equal(access(path, F_OK), 0);
 	unlink(path);
 	unsetenv("FLOWDPA_REPORT");
-	core_config_reload();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 }
 
 int main(void)

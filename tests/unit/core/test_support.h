@@ -86,7 +86,7 @@ static inline int test_clean_env(void **state)
 {
 	(void)state;
 	test_clear_flowdpa_env();
-	core_config_reload();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 	return 0;
 }
 

@@ -179,7 +179,7 @@ static void test_large_trace(void **state)
 	for (int i = 0; i < 40000; i++)
 		core_trace_complete(1, "nic", "packet_batch", core_trace_now_us(), 3, "{\"pkts\":32}");
 	unsetenv("FLOWDPA_TRACE");
-	core_config_reload();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 	check(path, "packet_batch");
 }
 
@@ -191,7 +191,7 @@ static void test_unwritable_path(void **state)
 	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 	assert_false(core_trace_enabled()); /* told on stderr, program goes on */
 	unsetenv("FLOWDPA_TRACE");
-	core_config_reload();
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
 }
 
 /* Numbered events from one thread, as fast as it can: the 1 MiB buffer fills and drains. */

@@ -318,7 +318,7 @@ static void test_datapath_basic(void **state)
 	assert_int_equal(s.capture_overflow, 1);
 
 	/* Remove: the key now misses; update: fwd DROP. */
-	nic_entry_remove(e80);
+	assert_int_equal(nic_entry_remove(e80), DOCA_SUCCESS);
 	nic_entry_free(e80);
 	struct nic_actions na = {0};
 	struct nic_fwd drop = {.type = NIC_FWD_DROP};
