@@ -105,6 +105,16 @@ static void slot_free(struct doca_flow_dpa_ctx *ctx, uint32_t s)
 	ctx->nr_exports--;
 }
 
+/* What a new hold exports; BAD_STATE (and the hold dropped) when the object went meanwhile. */
+static doca_error_t export_info(struct flow_export *fx, struct flow_export_info *info, const char *who)
+{
+	if (flow_export_info(fx, info) == DOCA_SUCCESS)
+		return DOCA_SUCCESS;
+	CORE_LOG_ERR("%s: '%s' went while it was being exported (its port stopped)", who, info->name);
+	flow_export_release(fx);
+	return DOCA_ERROR_BAD_STATE;
+}
+
 static bool port_has_type(const struct doca_flow_dpa_ctx *ctx, uint16_t port_id, uint32_t type)
 {
 	return port_id < PV_MAX_PORTS && ctx->ports[port_id].port && ctx->ports[port_id].nr[type] > 0;
@@ -153,15 +163,12 @@ doca_error_t doca_flow_dpa_pipe_export_prepare(struct doca_flow_dpa_ctx *ctx, st
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	struct flow_export *fx;
+	struct flow_export_info info;
 	err = flow_export_pipe(pipe, ctx->label, __func__, &fx);
+	if (err == DOCA_SUCCESS)
+		err = export_info(fx, &info, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
-	struct flow_export_info info;
-	if (flow_export_info(fx, &info) != DOCA_SUCCESS) {
-		CORE_LOG_ERR("%s: '%s' went while it was being exported (its port stopped)", __func__, info.name);
-		flow_export_release(fx);
-		return DOCA_ERROR_BAD_STATE;
-	}
 	struct doca_flow_dpa_pipe *h = NULL;
 	pthread_mutex_lock(&ctx->lock);
 	int s = -1;
@@ -306,15 +313,12 @@ doca_error_t doca_flow_dpa_external_resource_export(struct doca_flow_dpa_ctx *ct
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	struct flow_export *fx;
+	struct flow_export_info info;
 	err = flow_export_resource(resource_ctx, type, ctx->label, __func__, &fx);
+	if (err == DOCA_SUCCESS)
+		err = export_info(fx, &info, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
-	struct flow_export_info info;
-	if (flow_export_info(fx, &info) != DOCA_SUCCESS) {
-		CORE_LOG_ERR("%s: '%s' went while it was being exported (its port stopped)", __func__, info.name);
-		flow_export_release(fx);
-		return DOCA_ERROR_BAD_STATE;
-	}
 	bool sel = type == DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR;
 	enum pv_obj_kind kind = sel ? PV_OBJ_INDEX_SELECTOR : PV_OBJ_MEMORY;
 	struct doca_flow_dpa_external_resource *h = NULL;

@@ -6,7 +6,9 @@
  *
  * Built into libdoca_flow_dpa_provider_dev.a, which dpacc merges into the app image of a
  * device translation unit that includes the header. It keeps no state of its own (an
- * image has its own copy): everything lives in the context's device block and rings.
+ * image has its own copy): everything lives in the context's device block and rings,
+ * except per DPA thread the log rate limits and the last target resolved per queue type
+ * (dev_cache, re-validated on every call).
  */
 #include <string.h>
 

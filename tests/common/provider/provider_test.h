@@ -48,17 +48,23 @@ static inline void pv_log_ready(void)
 	}
 }
 
+/* Into f: the two flow ports and a started DPA context on device 0 (no provider ctx). */
+static inline void pv_fx_base(struct pv_fx *f)
+{
+	memset(f, 0, sizeof(*f));
+	pv_log_ready();
+	assert_int_equal(init_doca_flow(1, "vnf,hws"), DOCA_SUCCESS);
+	assert_int_equal(init_doca_flow_ports(2, f->ports), DOCA_SUCCESS);
+	f->dev = dpa_test_open_dev(0);
+	f->dpa = dpa_test_started(f->dev, provider_test_app);
+	assert_int_equal(doca_dpa_get_flexio_process(f->dpa, &f->proc), DOCA_SUCCESS);
+}
+
 /* Flow ports, DPA, provider ctx; queues on port 0 when cfgs is not NULL. */
 static inline struct pv_fx *pv_fx_open(const struct doca_flow_dpa_queue_cfg *cfgs, uint32_t n)
 {
 	static struct pv_fx f;
-	memset(&f, 0, sizeof(f));
-	pv_log_ready();
-	assert_int_equal(init_doca_flow(1, "vnf,hws"), DOCA_SUCCESS);
-	assert_int_equal(init_doca_flow_ports(2, f.ports), DOCA_SUCCESS);
-	f.dev = dpa_test_open_dev(0);
-	f.dpa = dpa_test_started(f.dev, provider_test_app);
-	assert_int_equal(doca_dpa_get_flexio_process(f.dpa, &f.proc), DOCA_SUCCESS);
+	pv_fx_base(&f);
 	assert_int_equal(doca_flow_dpa_init(f.proc, &f.ctx), DOCA_SUCCESS);
 	if (cfgs)
 		assert_int_equal(doca_flow_dpa_queues_create(f.ctx, f.ports[0], cfgs, n), DOCA_SUCCESS);
@@ -66,6 +72,34 @@ static inline struct pv_fx *pv_fx_open(const struct doca_flow_dpa_queue_cfg *cfg
 	assert_int_equal(doca_dpa_memset(f.dpa, f.scratch, 0, PV_SCRATCH), DOCA_SUCCESS);
 	dpa_test_log_clear();
 	return &f;
+}
+
+/* An external resource of type with n indices / cells on port. */
+static inline struct doca_flow_external_resource *pv_res(struct doca_flow_port *port,
+							 enum doca_flow_external_resource_type t, uint32_t n)
+{
+	struct doca_flow_external_resource_cfg *cfg;
+	struct doca_flow_external_resource *r = NULL;
+	assert_int_equal(doca_flow_external_resource_cfg_create(&cfg, port), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_external_resource_cfg_set_type(cfg, t), DOCA_SUCCESS);
+	if (t == DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY)
+		assert_int_equal(doca_flow_external_resource_cfg_set_nr_cells(cfg, n), DOCA_SUCCESS);
+	else
+		assert_int_equal(doca_flow_external_resource_cfg_set_nr_indices(cfg, n), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_external_resource_create(cfg, &r), DOCA_SUCCESS);
+	doca_flow_external_resource_cfg_destroy(cfg);
+	return r;
+}
+
+/* Export r in ctx and return its device address. */
+static inline doca_flow_dpa_addr pv_export_res(struct doca_flow_dpa_ctx *ctx, struct doca_flow_external_resource *r,
+					       enum doca_flow_external_resource_type t,
+					       struct doca_flow_dpa_external_resource **h)
+{
+	doca_flow_dpa_addr a = 0;
+	assert_int_equal(doca_flow_dpa_external_resource_export(ctx, t, r, h), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_dpa_external_resource_get_device_addr(ctx, *h, &a), DOCA_SUCCESS);
+	return a;
 }
 
 /* Reverse order; queues of port 0 are destroyed if they are still there. */

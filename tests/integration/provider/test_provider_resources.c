@@ -31,38 +31,13 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct doca_flow_external_resource *make_res(struct pv_fx *f, enum doca_flow_external_resource_type t,
-						    uint32_t n)
-{
-	struct doca_flow_external_resource_cfg *cfg;
-	struct doca_flow_external_resource *r = NULL;
-	assert_int_equal(doca_flow_external_resource_cfg_create(&cfg, f->ports[0]), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_external_resource_cfg_set_type(cfg, t), DOCA_SUCCESS);
-	if (t == DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY)
-		assert_int_equal(doca_flow_external_resource_cfg_set_nr_cells(cfg, n), DOCA_SUCCESS);
-	else
-		assert_int_equal(doca_flow_external_resource_cfg_set_nr_indices(cfg, n), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_external_resource_create(cfg, &r), DOCA_SUCCESS);
-	doca_flow_external_resource_cfg_destroy(cfg);
-	return r;
-}
-
-static doca_flow_dpa_addr export_res(struct pv_fx *f, struct doca_flow_external_resource *r,
-				     enum doca_flow_external_resource_type t, struct doca_flow_dpa_external_resource **dr)
-{
-	doca_flow_dpa_addr a = 0;
-	assert_int_equal(doca_flow_dpa_external_resource_export(f->ctx, t, r, dr), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_dpa_external_resource_get_device_addr(f->ctx, *dr, &a), DOCA_SUCCESS);
-	return a;
-}
-
 /* An update, then a read whose value lands in DPA memory only when it is polled. */
 static void test_memory_update_then_read(void **state)
 {
 	struct pv_fx *f = *state;
-	struct doca_flow_external_resource *r = make_res(f, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY, 32);
+	struct doca_flow_external_resource *r = pv_res(f->ports[0], DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY, 32);
 	struct doca_flow_dpa_external_resource *dr;
-	doca_flow_dpa_addr a = export_res(f, r, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY, &dr);
+	doca_flow_dpa_addr a = pv_export_res(f->ctx, r, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY, &dr);
 	uint32_t done, failed;
 	uint64_t v = 0;
 
@@ -107,9 +82,9 @@ static void test_memory_update_then_read(void **state)
 static void test_counters_read_by_kernel(void **state)
 {
 	struct pv_fx *f = *state;
-	struct doca_flow_external_resource *r = make_res(f, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY, 8);
+	struct doca_flow_external_resource *r = pv_res(f->ports[0], DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY, 8);
 	struct doca_flow_dpa_external_resource *dr;
-	doca_flow_dpa_addr ra = export_res(f, r, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY, &dr);
+	doca_flow_dpa_addr ra = pv_export_res(f->ctx, r, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY, &dr);
 	struct doca_flow_pipe_entry *e[8];
 	struct doca_flow_dpa_pipe *dp;
 	doca_flow_dpa_addr pa;
@@ -141,9 +116,9 @@ static void test_counters_read_by_kernel(void **state)
 static void test_index_selector_range(void **state)
 {
 	struct pv_fx *f = *state;
-	struct doca_flow_external_resource *r = make_res(f, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR, 128);
+	struct doca_flow_external_resource *r = pv_res(f->ports[0], DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR, 128);
 	struct doca_flow_dpa_external_resource *dr;
-	doca_flow_dpa_addr ra = export_res(f, r, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR, &dr);
+	doca_flow_dpa_addr ra = pv_export_res(f->ctx, r, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR, &dr);
 	static struct doca_flow_pipe_entry *e[128];
 	struct doca_flow_dpa_pipe *dp;
 	doca_flow_dpa_addr pa;

@@ -55,34 +55,6 @@ static inline void lc_expect_quiet(void)
 	assert_int_equal(n, 0);
 }
 
-/* An external resource of type with n indices / cells on port. */
-static inline struct doca_flow_external_resource *lc_res(struct doca_flow_port *port,
-							 enum doca_flow_external_resource_type t, uint32_t n)
-{
-	struct doca_flow_external_resource_cfg *cfg;
-	struct doca_flow_external_resource *r = NULL;
-	assert_int_equal(doca_flow_external_resource_cfg_create(&cfg, port), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_external_resource_cfg_set_type(cfg, t), DOCA_SUCCESS);
-	if (t == DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_MEMORY)
-		assert_int_equal(doca_flow_external_resource_cfg_set_nr_cells(cfg, n), DOCA_SUCCESS);
-	else
-		assert_int_equal(doca_flow_external_resource_cfg_set_nr_indices(cfg, n), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_external_resource_create(cfg, &r), DOCA_SUCCESS);
-	doca_flow_external_resource_cfg_destroy(cfg);
-	return r;
-}
-
-/* Export r in ctx and return its device address. */
-static inline doca_flow_dpa_addr lc_export_res(struct doca_flow_dpa_ctx *ctx, struct doca_flow_external_resource *r,
-					       enum doca_flow_external_resource_type t,
-					       struct doca_flow_dpa_external_resource **h)
-{
-	doca_flow_dpa_addr a = 0;
-	assert_int_equal(doca_flow_dpa_external_resource_export(ctx, t, r, h), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_dpa_external_resource_get_device_addr(ctx, *h, &a), DOCA_SUCCESS);
-	return a;
-}
-
 /* A second DPA context on device 0 (its own DPA process) with a provider ctx. */
 struct lc_ctx2 {
 	struct doca_dpa *dpa;
@@ -122,13 +94,7 @@ static inline void lc_ctx2_close(struct pv_fx *f, struct lc_ctx2 *c)
 static inline struct pv_fx *lc_fx_open_noctx(void)
 {
 	static struct pv_fx f;
-	memset(&f, 0, sizeof(f));
-	pv_log_ready();
-	assert_int_equal(init_doca_flow(1, "vnf,hws"), DOCA_SUCCESS);
-	assert_int_equal(init_doca_flow_ports(2, f.ports), DOCA_SUCCESS);
-	f.dev = dpa_test_open_dev(0);
-	f.dpa = dpa_test_started(f.dev, provider_test_app);
-	assert_int_equal(doca_dpa_get_flexio_process(f.dpa, &f.proc), DOCA_SUCCESS);
+	pv_fx_base(&f);
 	dpa_test_log_clear();
 	return &f;
 }

@@ -170,9 +170,9 @@ static void test_addr_of_another_ctx(void **state)
 	struct doca_flow_dpa_pipe *dp;
 	doca_flow_dpa_addr a;
 	hash8(f, 0, 0, &dp, &a);
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 8);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 8);
 	lc_ctx2_open(f, &c2, pv_all_queues, 3);
-	doca_flow_dpa_addr a2 = lc_export_res(c2.ctx, mem, MEM, &h2);
+	doca_flow_dpa_addr a2 = pv_export_res(c2.ctx, mem, MEM, &h2);
 	char why[96];
 	snprintf(why, sizeof(why), "belongs to DPA ctx %u, whose DPA process is not the one running this kernel",
 		 pv_addr_ctx(a2));
@@ -225,8 +225,8 @@ static void test_queue_id_out_of_range(void **state)
 	struct doca_flow_dpa_external_resource *h;
 	doca_flow_dpa_addr a;
 	hash8(f, 0, 0, &dp, &a);
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 8);
-	doca_flow_dpa_addr m = lc_export_res(f->ctx, mem, MEM, &h);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 8);
+	doca_flow_dpa_addr m = pv_export_res(f->ctx, mem, MEM, &h);
 
 	assert_int_equal(pv_hash(f, a, PV_T_DISABLE, 1, 0, 0, true), DOCA_ERROR_INVALID_VALUE);
 	dpa_test_expect_one_log("doca_flow_pipe_hash_disable_index", "queue_id 1 out of range",
@@ -257,10 +257,10 @@ static void test_range_nr(void **state)
 {
 	struct pv_fx *f = *state;
 	struct doca_flow_dpa_external_resource *hs, *hm;
-	struct doca_flow_external_resource *sel = lc_res(f->ports[0], SEL, 1024);
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 1024);
-	doca_flow_dpa_addr s = lc_export_res(f->ctx, sel, SEL, &hs);
-	doca_flow_dpa_addr m = lc_export_res(f->ctx, mem, MEM, &hm);
+	struct doca_flow_external_resource *sel = pv_res(f->ports[0], SEL, 1024);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 1024);
+	doca_flow_dpa_addr s = pv_export_res(f->ctx, sel, SEL, &hs);
+	doca_flow_dpa_addr m = pv_export_res(f->ctx, mem, MEM, &hm);
 
 	assert_int_equal(pv_select(f, s, 0, 0, 0, DOCA_FLOW_INDEX_SELECTOR_OP_DISABLE, true, true),
 			 DOCA_ERROR_INVALID_VALUE);
@@ -296,8 +296,8 @@ static void test_out_pointers(void **state)
 {
 	struct pv_fx *f = *state;
 	struct doca_flow_dpa_external_resource *h;
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 16);
-	doca_flow_dpa_addr m = lc_export_res(f->ctx, mem, MEM, &h);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 16);
+	doca_flow_dpa_addr m = pv_export_res(f->ctx, mem, MEM, &h);
 	static uint64_t host_var;
 	uint64_t ret = 0;
 	assert_int_equal(doca_flow_external_resource_memory_set(mem, 1, 77), DOCA_SUCCESS);
@@ -377,8 +377,8 @@ static void test_stale_after_ctx_destroy(void **state)
 	struct doca_flow_dpa_external_resource *h;
 	doca_flow_dpa_addr a;
 	hash8(f, 0, 0, &dp, &a);
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 8);
-	doca_flow_dpa_addr m = lc_export_res(f->ctx, mem, MEM, &h);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 8);
+	doca_flow_dpa_addr m = pv_export_res(f->ctx, mem, MEM, &h);
 	assert_int_equal(doca_flow_dpa_pipe_destroy(f->ctx, dp), DOCA_SUCCESS);
 	assert_int_equal(doca_flow_dpa_external_resource_destroy(f->ctx, h), DOCA_SUCCESS);
 	assert_int_equal(doca_flow_dpa_queues_destroy(f->ctx, f->ports[0]), DOCA_SUCCESS);
@@ -415,8 +415,8 @@ static void test_queue_type_not_created(void **state)
 	const struct doca_flow_dpa_queue_cfg gw[2] = {{GENERAL, 16, 1}, {RES_W, 16, 1}};
 	assert_int_equal(doca_flow_dpa_queues_create(f->ctx, f->ports[0], gw, 2), DOCA_SUCCESS);
 	hash8(f, 0, 0, &dp, &a);
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 8);
-	doca_flow_dpa_addr m = lc_export_res(f->ctx, mem, MEM, &h);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 8);
+	doca_flow_dpa_addr m = pv_export_res(f->ctx, mem, MEM, &h);
 
 	assert_int_equal(pv_mem_read(f, m, 0, 0, 1, 0, true), DOCA_ERROR_NOT_SUPPORTED);
 	dpa_test_expect_one_log("doca_flow_external_resource_memory_read", "port 0 has no RESOURCES_READ queues");
@@ -461,10 +461,10 @@ static void test_wrong_object_kind(void **state)
 	struct doca_flow_dpa_external_resource *hs, *hm;
 	doca_flow_dpa_addr a;
 	hash8(f, 0, 0, &dp, &a);
-	struct doca_flow_external_resource *sel = lc_res(f->ports[0], SEL, 8);
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 8);
-	doca_flow_dpa_addr s = lc_export_res(f->ctx, sel, SEL, &hs);
-	doca_flow_dpa_addr m = lc_export_res(f->ctx, mem, MEM, &hm);
+	struct doca_flow_external_resource *sel = pv_res(f->ports[0], SEL, 8);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 8);
+	doca_flow_dpa_addr s = pv_export_res(f->ctx, sel, SEL, &hs);
+	doca_flow_dpa_addr m = pv_export_res(f->ctx, mem, MEM, &hm);
 
 	assert_int_equal(pv_mem_update(f, s, 0, 0, 1, true), DOCA_ERROR_NOT_SUPPORTED);
 	dpa_test_expect_one_log("doca_flow_external_resource_memory_update",
@@ -527,8 +527,8 @@ static void test_again_until_polled(void **state)
 
 	/* One slot left, a range needs two: AGAIN; after the poll it fits. */
 	struct doca_flow_dpa_external_resource *h;
-	struct doca_flow_external_resource *sel = lc_res(f->ports[0], SEL, 64);
-	doca_flow_dpa_addr s = lc_export_res(f->ctx, sel, SEL, &h);
+	struct doca_flow_external_resource *sel = pv_res(f->ports[0], SEL, 64);
+	doca_flow_dpa_addr s = pv_export_res(f->ctx, sel, SEL, &h);
 	for (uint32_t i = 0; i < 15; i++)
 		assert_int_equal(pv_select(f, s, 0, i, 1, DOCA_FLOW_INDEX_SELECTOR_OP_ENABLE, false, true), DOCA_SUCCESS);
 	assert_int_equal(pv_select(f, s, 0, 0, 64, DOCA_FLOW_INDEX_SELECTOR_OP_ENABLE, true, true), DOCA_ERROR_AGAIN);
@@ -561,8 +561,8 @@ static void test_unflushed_never_completes(void **state)
 	assert_int_equal(pv_send(dst), 104);
 	/* Flushed through any export of the ctx on that port. */
 	struct doca_flow_dpa_external_resource *h;
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 8);
-	doca_flow_dpa_addr m = lc_export_res(f->ctx, mem, MEM, &h);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 8);
+	doca_flow_dpa_addr m = pv_export_res(f->ctx, mem, MEM, &h);
 	assert_int_equal(flush_q(f, m, GENERAL, 0), DOCA_SUCCESS);
 	expect_completions(f, a, GENERAL, 0, 1, 0);
 	assert_int_equal(pv_send(dst), 0);
@@ -571,8 +571,8 @@ static void test_unflushed_never_completes(void **state)
 	expect_no_completion(f, a, GENERAL, 0);
 	/* Ranges too: 64 indices, 2 requests, none executed before the flush. */
 	struct doca_flow_dpa_external_resource *hs;
-	struct doca_flow_external_resource *sel = lc_res(f->ports[0], SEL, 64);
-	doca_flow_dpa_addr s = lc_export_res(f->ctx, sel, SEL, &hs);
+	struct doca_flow_external_resource *sel = pv_res(f->ports[0], SEL, 64);
+	doca_flow_dpa_addr s = pv_export_res(f->ctx, sel, SEL, &hs);
 	assert_int_equal(pv_select(f, s, 0, 0, 64, DOCA_FLOW_INDEX_SELECTOR_OP_DISABLE, true, false), DOCA_SUCCESS);
 	expect_no_completion(f, s, RES_W, 0);
 	enum doca_flow_index_selector_op st = DOCA_FLOW_INDEX_SELECTOR_OP_DISABLE;
@@ -709,10 +709,10 @@ static void test_execution_failures(void **state)
 	struct doca_flow_dpa_external_resource *hs, *hm;
 	doca_flow_dpa_addr a;
 	struct doca_flow_pipe *pipe = hash8(f, 0, 4, &dp, &a); /* entries 0..3 of 8 exported */
-	struct doca_flow_external_resource *sel = lc_res(f->ports[0], SEL, 16);
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 16);
-	doca_flow_dpa_addr s = lc_export_res(f->ctx, sel, SEL, &hs);
-	doca_flow_dpa_addr m = lc_export_res(f->ctx, mem, MEM, &hm);
+	struct doca_flow_external_resource *sel = pv_res(f->ports[0], SEL, 16);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 16);
+	doca_flow_dpa_addr s = pv_export_res(f->ctx, sel, SEL, &hs);
+	doca_flow_dpa_addr m = pv_export_res(f->ctx, mem, MEM, &hm);
 
 	assert_int_equal(pv_hash(f, a, PV_T_DISABLE, 0, 5, 0, true), DOCA_SUCCESS);
 	expect_completions(f, a, GENERAL, 0, 1, 1);

@@ -53,8 +53,8 @@ static void test_null_arguments(void **state)
 	doca_flow_dpa_addr a = 0;
 	struct pv_pipe_opts o = {.nr_entries = 8, .no_export = true};
 	struct doca_flow_pipe *pipe = pv_hash_pipe(f, &o, &dp, &a, NULL);
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 8);
-	lc_export_res(f->ctx, mem, MEM, &h);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 8);
+	pv_export_res(f->ctx, mem, MEM, &h);
 	dpa_test_log_clear();
 
 	assert_int_equal(doca_flow_dpa_init(NULL, &c), DOCA_ERROR_INVALID_VALUE);
@@ -303,8 +303,8 @@ static void test_prepare_without_queues(void **state)
 static void test_resource_export_needs_queues(void **state)
 {
 	struct pv_fx *f = *state;
-	struct doca_flow_external_resource *sel = lc_res(f->ports[0], SEL, 16);
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 16);
+	struct doca_flow_external_resource *sel = pv_res(f->ports[0], SEL, 16);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 16);
 	struct doca_flow_dpa_external_resource *h = (void *)1, *h2 = NULL;
 
 	/* No queues at all. */
@@ -350,8 +350,8 @@ static void test_resource_export_needs_queues(void **state)
 static void test_resource_type(void **state)
 {
 	struct pv_fx *f = *state;
-	struct doca_flow_external_resource *sel = lc_res(f->ports[0], SEL, 16);
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 16);
+	struct doca_flow_external_resource *sel = pv_res(f->ports[0], SEL, 16);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 16);
 	struct doca_flow_dpa_external_resource *h = (void *)1;
 
 	assert_int_equal(doca_flow_dpa_external_resource_export(f->ctx, MEM, sel, &h), DOCA_ERROR_INVALID_VALUE);
@@ -386,11 +386,11 @@ static void test_handles_of_another_ctx(void **state)
 	doca_flow_dpa_addr a = 0;
 	struct pv_pipe_opts o = {.nr_entries = 8, .no_export = true};
 	pv_hash_pipe(f, &o, &dp, &a, NULL);
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 8);
-	uint32_t id1 = pv_addr_ctx(lc_export_res(f->ctx, mem, MEM, &h));
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 8);
+	uint32_t id1 = pv_addr_ctx(pv_export_res(f->ctx, mem, MEM, &h));
 	lc_ctx2_open(f, &c2, pv_all_queues, 3);
 	/* The other ctx may export the same resource: its own export, its own id. */
-	uint32_t id2 = pv_addr_ctx(lc_export_res(c2.ctx, mem, MEM, &h2));
+	uint32_t id2 = pv_addr_ctx(pv_export_res(c2.ctx, mem, MEM, &h2));
 	assert_int_not_equal(id1, id2);
 	char why[64];
 	snprintf(why, sizeof(why), "belongs to DPA ctx %u, not to ctx %u", id1, id2);
@@ -432,8 +432,8 @@ static void test_export_twice(void **state)
 	doca_flow_dpa_addr a = 0, a2 = 0;
 	struct pv_pipe_opts o = {.nr_entries = 8};
 	struct doca_flow_pipe *pipe = pv_hash_pipe(f, &o, &dp, &a, NULL);
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 8);
-	lc_export_res(f->ctx, mem, MEM, &h);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 8);
+	pv_export_res(f->ctx, mem, MEM, &h);
 	dpa_test_log_clear();
 
 	assert_int_equal(doca_flow_dpa_pipe_export(f->ctx, dp), DOCA_ERROR_BAD_STATE);
@@ -504,8 +504,8 @@ static void test_destroy_with_live_objects(void **state)
 	doca_flow_dpa_addr a = 0;
 	struct pv_pipe_opts o = {.nr_entries = 8};
 	pv_hash_pipe(f, &o, &dp, &a, NULL);
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 8);
-	lc_export_res(f->ctx, mem, MEM, &h);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 8);
+	pv_export_res(f->ctx, mem, MEM, &h);
 	assert_int_equal(doca_flow_dpa_queues_create(f->ctx, f->ports[1], pv_all_queues, 1), DOCA_SUCCESS);
 	dpa_test_log_clear();
 
@@ -548,8 +548,8 @@ static void test_flow_destroy_exported(void **state)
 	uint32_t done = 0, failed = 0;
 	struct pv_pipe_opts o = {.nr_entries = 8};
 	struct doca_flow_pipe *pipe = pv_hash_pipe(f, &o, &dp, &a, e);
-	struct doca_flow_external_resource *mem = lc_res(f->ports[0], MEM, 8);
-	lc_export_res(f->ctx, mem, MEM, &h);
+	struct doca_flow_external_resource *mem = pv_res(f->ports[0], MEM, 8);
+	pv_export_res(f->ctx, mem, MEM, &h);
 	uint32_t dst = pv_dst_for(pipe, 2, 8);
 	char holder[32];
 	dpa_test_log_clear();
@@ -846,7 +846,7 @@ static void test_no_memory_exports(void **state)
 	struct doca_flow_pipe *pipe = pv_hash_pipe_create(f, &o);
 
 	for (int i = 0; i <= N; i++)
-		mem[i] = lc_res(f->ports[0], MEM, 1);
+		mem[i] = pv_res(f->ports[0], MEM, 1);
 	for (int i = 0; i < N; i++)
 		assert_int_equal(doca_flow_dpa_external_resource_export(f->ctx, MEM, mem[i], &h[i]), DOCA_SUCCESS);
 	dpa_test_log_clear();
