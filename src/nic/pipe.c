@@ -696,6 +696,10 @@ void nic_hash_exec(struct nic_pipe *p, struct nic_hash_op *ops, uint32_t n)
 	const bool identity = (p->map_algorithm & NIC_MAP_IDENTITY) != 0;
 	bool changed = false;
 	pthread_mutex_lock(&p->lock);
+	/* The entries of a burst are independent lines, mostly out of L1: start them all. */
+	for (uint32_t i = 0; i < n; i++)
+		if (ops[i].index < p->nr_entries)
+			__builtin_prefetch(atomic_load_explicit(&p->slots[ops[i].index], memory_order_relaxed), 1);
 	for (uint32_t i = 0; i < n; i++) {
 		ops[i].result = hash_op_run(p, &ops[i], ps_bits, identity);
 		changed |= ops[i].result == DOCA_SUCCESS;

@@ -10,6 +10,7 @@
  * except per DPA thread the log rate limits and the last target resolved per queue type
  * (dev_cache, re-validated on every call).
  */
+#include <sched.h>
 #include <string.h>
 
 #include <doca_flow_dpa_provider_dev.h>
@@ -383,6 +384,14 @@ doca_error_t doca_flow_queue_poll_completion(doca_flow_dpa_addr object, enum doc
 		return err;
 	struct pv_ring *r = t->ring;
 	uint32_t done = atomic_load_explicit(&r->done, memory_order_acquire), failed = 0;
+	if (done == r->reaped) {
+		/* Nothing yet, but flushed requests are on their way (async mode): the NIC has
+		 * its own silicon, the emulated one shares these CPUs, so a DPA thread polling
+		 * in a loop lets it run. */
+		if (atomic_load_explicit(&r->flushed, memory_order_relaxed) != done)
+			sched_yield();
+		return DOCA_SUCCESS;
+	}
 	const uint64_t *vals = (const uint64_t *)&r->req[r->size];
 	for (uint32_t i = r->reaped; i != done; i++) {
 		const struct pv_req *rq = &r->req[i & r->mask];
