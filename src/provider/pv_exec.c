@@ -87,8 +87,11 @@ static uint32_t exec_run(struct pv_queue *q, uint32_t i, uint32_t upto)
 	uint32_t nx = 0, j = i, failed = 0;
 
 	atomic_fetch_add(&s->users, 1);
-	const bool live = s->fx != NULL && atomic_load(&s->gen) == gen;
-	/* Read only while live: a dead slot may be refilled by a new export meanwhile. */
+	/* Generation first: a request of the slot's current generation was posted after the
+	 * export was filled in (the DPA acquired its state), so the slot's fields are
+	 * ordered before this run; a dead slot may be refilled meanwhile, so nothing else of
+	 * it is read unless live. */
+	const bool live = atomic_load(&s->gen) == gen && s->fx != NULL;
 	const uint32_t size = live ? s->size : 0;
 	const uint64_t *not_exported = live && s->kind == PV_OBJ_PIPE ? s->not_exported : NULL;
 	for (; j != upto; j++) {
