@@ -6,7 +6,7 @@ BUILD ?= build
 SAN_BUILD ?= build-sanitize
 MESON_OPTS ?=
 
-DEBIAN_PKGS := meson ninja-build pkg-config gcc clang binutils python3 libpcap-dev libcmocka-dev tshark
+DEBIAN_PKGS := meson ninja-build pkg-config gcc clang binutils python3 libpcap-dev libcmocka-dev tshark gnuplot-nox
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 CLANG_BUILD ?= build-clang
