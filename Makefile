@@ -58,8 +58,13 @@ test-sanitize: deps
 	ninja -C $(SAN_BUILD)
 	meson test -C $(SAN_BUILD) --print-errorlogs
 
+# Every benchmark and this tree's tools (doca_flow_dpa_perf sweep) next to the peers of
+# ../shared/bench-peers, alternated: bench/results/latest.{json,md,png} (bench/run_all.sh;
+# ROUNDS=N, BENCH_MODE=quick). `meson test -C $(BUILD) --benchmark` still runs the meson
+# benchmarks alone.
+BENCH_MODE ?= full
 bench: build
-	meson test -C $(BUILD) --benchmark --verbose
+	BENCH_CMD="make bench BUILD=$(BUILD) BENCH_MODE=$(BENCH_MODE)$${ROUNDS:+ ROUNDS=$$ROUNDS}" bash bench/run_all.sh $(BUILD) $(BENCH_MODE)
 
 install: build
 	meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX))
