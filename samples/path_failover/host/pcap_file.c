@@ -1,63 +1,71 @@
-/* pcap_file.c - see pcap_file.h. */
+/* pcap_file.c - see pcap_file.h. Reads with libpcap. */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* libpcap's headers use the BSD u_int / u_char types */
+#endif
 #include "pcap_file.h"
 
+#include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t rd32(const uint8_t *p, int swap)
+/* Append one frame, growing the arrays by doubling. */
+static int trace_add(struct pcap_trace *t, const uint8_t *frame, uint32_t len, uint32_t *cap, uint64_t *bytes_cap)
 {
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return swap ? __builtin_bswap32(v) : v;
+	uint64_t used = t->nr ? t->off[t->nr - 1] + t->len[t->nr - 1] : 0;
+	if (t->nr == *cap) {
+		*cap = *cap ? *cap * 2 : 1024;
+		uint32_t *l = realloc(t->len, *cap * sizeof(*l));
+		if (l == NULL)
+			return -1;
+		t->len = l;
+		uint64_t *o = realloc(t->off, *cap * sizeof(*o));
+		if (o == NULL)
+			return -1;
+		t->off = o;
+	}
+	if (used + len > *bytes_cap) {
+		*bytes_cap = (used + len) * 2;
+		uint8_t *d = realloc(t->data, *bytes_cap);
+		if (d == NULL)
+			return -1;
+		t->data = d;
+	}
+	memcpy(t->data + used, frame, len);
+	t->len[t->nr] = len;
+	t->off[t->nr] = used;
+	t->nr++;
+	return 0;
 }
 
 int pcap_trace_load(const char *path, struct pcap_trace *t)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t gh[24], rh[16];
-	int swap;
+	char err[PCAP_ERRBUF_SIZE];
 	memset(t, 0, sizeof(*t));
-	if (f == NULL) {
-		perror(path);
+	pcap_t *p = pcap_open_offline(path, err);
+	if (p == NULL) {
+		fprintf(stderr, "%s: %s\n", path, err);
 		return -1;
 	}
-	if (fread(gh, 1, sizeof(gh), f) != sizeof(gh))
-		goto bad;
-	if (rd32(gh, 0) == 0xa1b2c3d4 || rd32(gh, 0) == 0xa1b23c4d)
-		swap = 0;
-	else if (rd32(gh, 1) == 0xa1b2c3d4 || rd32(gh, 1) == 0xa1b23c4d)
-		swap = 1;
-	else
-		goto bad;
-	if (fseek(f, 0, SEEK_END) != 0)
-		goto bad;
-	long size = ftell(f);
-	if (size < 24 || fseek(f, 24, SEEK_SET) != 0)
-		goto bad;
-	uint32_t cap = (uint32_t)(size / 16) + 1;
-	t->len = calloc(cap, sizeof(*t->len));
-	t->off = calloc(cap, sizeof(*t->off));
-	t->data = malloc((size_t)size);
-	if (t->len == NULL || t->off == NULL || t->data == NULL)
-		goto bad;
-	uint64_t used = 0;
-	while (fread(rh, 1, sizeof(rh), f) == sizeof(rh)) {
-		uint32_t incl = rd32(rh + 8, swap);
-		if (incl > 65535 || fread(t->data + used, 1, incl, f) != incl)
-			goto bad;
-		t->len[t->nr] = incl;
-		t->off[t->nr] = used;
-		t->nr++;
-		used += incl;
+	struct pcap_pkthdr *h;
+	const u_char *frame;
+	uint32_t cap = 0;
+	uint64_t bytes_cap = 0;
+	int rc;
+	while ((rc = pcap_next_ex(p, &h, &frame)) == 1)
+		if (trace_add(t, frame, h->caplen, &cap, &bytes_cap) != 0) {
+			fprintf(stderr, "%s: out of memory\n", path);
+			rc = -1;
+			break;
+		}
+	if (rc == -1 && t->nr == 0)
+		fprintf(stderr, "%s: %s\n", path, pcap_geterr(p));
+	pcap_close(p);
+	if (rc != PCAP_ERROR_BREAK) {
+		pcap_trace_free(t);
+		return -1;
 	}
-	fclose(f);
 	return 0;
-bad:
-	fprintf(stderr, "%s: not a readable pcap file\n", path);
-	fclose(f);
-	pcap_trace_free(t);
-	return -1;
 }
 
 void pcap_trace_free(struct pcap_trace *t)

@@ -1,5 +1,5 @@
-/* pcap_file.h - a minimal reader of classic pcap files (the bundled traces), so that the
- * sample needs nothing but the DOCA modules. */
+/* pcap_file.h - a whole pcap file (the bundled trace) in memory, read with libpcap, so
+ * that the host can feed it frame by frame. */
 #ifndef PCAP_FILE_H_
 #define PCAP_FILE_H_
 #include <stdint.h>
