@@ -29,18 +29,11 @@
 
 #include "../device/guard_defs.h"
 #include "pcap_file.h"
+#include "sample_common.h"
 
 extern struct doca_dpa_app *heavy_hitter_guard_app;
 extern doca_dpa_func_t guard_period_rpc;
 
-#define TRY(call)                                                                            \
-	do {                                                                                 \
-		doca_error_t r_ = (call);                                                    \
-		if (r_ != DOCA_SUCCESS) {                                                    \
-			fprintf(stderr, "%s: %s\n", #call, doca_error_get_name(r_));         \
-			return 1;                                                            \
-		}                                                                            \
-	} while (0)
 
 #define MAX_FLOWS 4096
 
@@ -105,19 +98,6 @@ static void tuple(struct doca_flow_match *m, uint32_t src, uint32_t dst, uint16_
 	m->outer.udp.l4_port.dst_port = DOCA_HTOBE16(dport);
 }
 
-static struct doca_flow_port *start_port(uint16_t id, struct doca_dev *dev)
-{
-	struct doca_flow_port_cfg *pc;
-	struct doca_flow_port *p = NULL;
-	if (doca_flow_port_cfg_create(&pc) != DOCA_SUCCESS)
-		return NULL;
-	doca_flow_port_cfg_set_port_id(pc, id);
-	doca_flow_port_cfg_set_dev(pc, dev);
-	doca_flow_port_start(pc, &p);
-	doca_flow_port_cfg_destroy(pc);
-	return p;
-}
-
 static int usage(void)
 {
 	fprintf(stderr, "usage: heavy_hitter_guard [--period PKTS] [--threshold PKTS] [--cooldown PERIODS] "
@@ -177,10 +157,7 @@ int main(int argc, char **argv)
 	TRY(doca_dev_open(list[0], &dev));
 	TRY(doca_devinfo_destroy_list(list));
 	for (uint16_t i = 0; i < 2; i++)
-		if ((ports[i] = start_port(i, dev)) == NULL) {
-			fprintf(stderr, "port %u did not start\n", i);
-			return 1;
-		}
+		ports[i] = sample_start_port(i, dev);
 
 	/* DPA: the app image (built by dpacc from device/), the provider context and the
 	 * queues the kernel posts to: GENERAL (entry disable/enable), RESOURCES_READ

@@ -28,20 +28,14 @@
 #include <doca_sync_event.h>
 #include <flowdpa.h>
 
+#include "sample_common.h"
+
 extern struct doca_dpa_app *index_selector_spray_app;
 extern doca_dpa_func_t spray_kernel;
 
 #define NR_ENTRIES 8
 #define BURST 800 /* packets per phase: each index is chosen ~100 times */
 
-#define TRY(call)                                                                            \
-	do {                                                                                 \
-		doca_error_t r_ = (call);                                                    \
-		if (r_ != DOCA_SUCCESS) {                                                    \
-			fprintf(stderr, "%s: %s\n", #call, doca_error_get_name(r_));         \
-			exit(1);                                                             \
-		}                                                                            \
-	} while (0)
 
 static const char *const state_name[] = {"ENABLE", "SKIP_ONCE", "SKIP_TWICE", "DISABLE"};
 
@@ -60,19 +54,6 @@ struct app {
 	doca_dpa_dev_uintptr_t out;
 	uint64_t last_pkts[NR_ENTRIES], last_miss;
 };
-
-static struct doca_flow_port *start_port(uint16_t id, struct doca_dev *dev)
-{
-	struct doca_flow_port_cfg *pc;
-	struct doca_flow_port *p = NULL;
-
-	TRY(doca_flow_port_cfg_create(&pc));
-	TRY(doca_flow_port_cfg_set_port_id(pc, id));
-	TRY(doca_flow_port_cfg_set_dev(pc, dev));
-	TRY(doca_flow_port_start(pc, &p));
-	doca_flow_port_cfg_destroy(pc);
-	return p;
-}
 
 /* A 60-byte Ethernet/IPv4/UDP frame 10.0.0.1 -> 10.0.0.2, 7 -> 9. RANDOM ignores it. */
 static uint32_t frame(uint8_t *f)
@@ -106,7 +87,7 @@ static void flow_setup(struct app *a)
 	TRY(doca_dev_open(list[0], &a->dev));
 	TRY(doca_devinfo_destroy_list(list));
 	for (uint16_t i = 0; i < 2; i++)
-		a->ports[i] = start_port(i, a->dev);
+		a->ports[i] = sample_start_port(i, a->dev);
 
 	/* The index selector: one slot per entry, all ENABLE. */
 	struct doca_flow_external_resource_cfg *rc;

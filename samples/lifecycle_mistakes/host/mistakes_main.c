@@ -23,6 +23,8 @@
 #include <doca_flow_dpa_provider.h>
 #include <doca_log.h>
 
+#include "sample_common.h"
+
 extern struct doca_dpa_app *lifecycle_mistakes_app;
 extern doca_dpa_func_t disable_and_wait_rpc;
 extern doca_dpa_func_t read_cell_rpc;
@@ -31,14 +33,6 @@ extern doca_dpa_func_t poll_until_rpc;
 
 #define QUEUE_SIZE 8
 
-#define TRY(call)                                                                            \
-	do {                                                                                 \
-		doca_error_t r_ = (call);                                                    \
-		if (r_ != DOCA_SUCCESS) {                                                    \
-			fprintf(stderr, "%s: %s\n", #call, doca_error_get_name(r_));         \
-			exit(1);                                                             \
-		}                                                                            \
-	} while (0)
 
 /* ------------------------------------------------------------------ the SDK log, captured */
 
@@ -98,19 +92,6 @@ struct app {
 	doca_dpa_dev_uintptr_t scratch; /* 64 bytes of DPA memory for RPC results */
 };
 
-static struct doca_flow_port *start_port(uint16_t id, struct doca_dev *dev)
-{
-	struct doca_flow_port_cfg *pc;
-	struct doca_flow_port *p = NULL;
-
-	TRY(doca_flow_port_cfg_create(&pc));
-	TRY(doca_flow_port_cfg_set_port_id(pc, id));
-	TRY(doca_flow_port_cfg_set_dev(pc, dev));
-	TRY(doca_flow_port_start(pc, &p));
-	doca_flow_port_cfg_destroy(pc);
-	return p;
-}
-
 /* A HASH pipe of 8 entries on port 0, each forwarding to port 1 (no entries added). */
 static struct doca_flow_pipe *hash_pipe(struct app *a, const char *name, bool root)
 {
@@ -159,7 +140,7 @@ static void setup(struct app *a)
 	TRY(doca_dev_open(list[0], &a->dev));
 	TRY(doca_devinfo_destroy_list(list));
 	for (uint16_t i = 0; i < 2; i++)
-		a->ports[i] = start_port(i, a->dev);
+		a->ports[i] = sample_start_port(i, a->dev);
 	TRY(doca_dpa_create(a->dev, &a->dpa));
 	TRY(doca_dpa_set_app(a->dpa, lifecycle_mistakes_app));
 	TRY(doca_dpa_start(a->dpa));

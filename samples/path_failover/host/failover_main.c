@@ -26,18 +26,11 @@
 
 #include "../device/failover_defs.h"
 #include "pcap_file.h"
+#include "sample_common.h"
 
 extern struct doca_dpa_app *path_failover_app;
 extern doca_dpa_func_t failover_check_rpc;
 
-#define TRY(call)                                                                            \
-	do {                                                                                 \
-		doca_error_t r_ = (call);                                                    \
-		if (r_ != DOCA_SUCCESS) {                                                    \
-			fprintf(stderr, "%s: %s\n", #call, doca_error_get_name(r_));         \
-			return 1;                                                            \
-		}                                                                            \
-	} while (0)
 
 #define MAX_FLOWS 256
 
@@ -75,19 +68,6 @@ static void add_flow(const uint8_t *p, uint32_t len)
 		if (flows[i].src == f.src && flows[i].dst == f.dst && flows[i].sport == f.sport && flows[i].dport == f.dport)
 			return;
 	flows[nr_flows++] = f;
-}
-
-static struct doca_flow_port *start_port(uint16_t id, struct doca_dev *dev)
-{
-	struct doca_flow_port_cfg *pc;
-	struct doca_flow_port *p = NULL;
-	if (doca_flow_port_cfg_create(&pc) != DOCA_SUCCESS)
-		return NULL;
-	doca_flow_port_cfg_set_port_id(pc, id);
-	doca_flow_port_cfg_set_dev(pc, dev);
-	doca_flow_port_start(pc, &p);
-	doca_flow_port_cfg_destroy(pc);
-	return p;
 }
 
 int main(int argc, char **argv)
@@ -133,8 +113,7 @@ int main(int argc, char **argv)
 	TRY(doca_dev_open(list[0], &dev));
 	TRY(doca_devinfo_destroy_list(list));
 	for (uint16_t i = 0; i < 2; i++)
-		if ((ports[i] = start_port(i, dev)) == NULL)
-			return 1;
+		ports[i] = sample_start_port(i, dev);
 
 	struct doca_dpa *dpa;
 	struct flexio_process *proc;
