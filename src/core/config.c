@@ -354,6 +354,12 @@ static doca_error_t config_apply(struct core_config *cfg, const char *key, const
 	}
 	if (strcmp(key, "FLOWDPA_FAULTS") == 0)
 		return parse_faults(value, &cfg->faults, err, errlen);
+	if (strcmp(key, "FLOWDPA_FAULT_ALLOC") == 0) {
+		if (!parse_u64(value, 1, UINT64_MAX, &v))
+			return fail(err, errlen, "\"%s\" is not allowed; use N >= 1 to fail the Nth allocation", value);
+		cfg->fault_alloc_nth = v;
+		return DOCA_SUCCESS;
+	}
 	if (strcmp(key, "FLOWDPA_TRACE") == 0)
 		return parse_path(value, cfg->trace_path, err, errlen);
 	if (strcmp(key, "FLOWDPA_REPORT") == 0)

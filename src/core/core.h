@@ -133,6 +133,7 @@ struct core_config {
 	uint32_t nic_latency_us;      /* FLOWDPA_NIC_LATENCY_US */
 	bool strict;		      /* FLOWDPA_STRICT */
 	uint32_t faults;	      /* bit mask of enum core_fault_site */
+	uint64_t fault_alloc_nth;     /* FLOWDPA_FAULT_ALLOC: fail this allocation, 0 = none */
 	struct core_traffic_src port_rx[CORE_MAX_PORTS];
 	struct core_traffic_sink port_tx[CORE_MAX_PORTS];
 	char trace_path[CORE_PATH_MAX];	 /* FLOWDPA_TRACE, "" = off */
@@ -156,6 +157,22 @@ FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t core_config_parse_traffic_s
 FLOWDPA_INTERNAL_API const char *core_device_model_name(enum core_device_model model);
 /* True when FLOWDPA_FAULTS names the site: the caller fails with DRIVER (or NO_MEMORY). */
 FLOWDPA_INTERNAL_API bool core_fault_injected(enum core_fault_site site);
+
+/* ---------------------------------------------------------------- allocation */
+
+/*
+ * Every heap allocation of flowdpa's libraries goes through these (free() stays free),
+ * so that FLOWDPA_FAULT_ALLOC=N fails the Nth one (ENOMEM, counted from the process's
+ * first). They never log: the caller reports the failure of its own call once.
+ */
+FLOWDPA_INTERNAL_API void *core_malloc(size_t size);
+FLOWDPA_INTERNAL_API void *core_calloc(size_t nmemb, size_t size);
+FLOWDPA_INTERNAL_API void *core_realloc(void *ptr, size_t size);
+FLOWDPA_INTERNAL_API char *core_strdup(const char *s);
+FLOWDPA_INTERNAL_API int core_posix_memalign(void **memptr, size_t alignment, size_t size);
+/* Allocations made so far, and whether FLOWDPA_FAULT_ALLOC's one has been failed. */
+FLOWDPA_INTERNAL_API uint64_t core_alloc_count(void);
+FLOWDPA_INTERNAL_API bool core_alloc_fault_fired(void);
 
 /* ---------------------------------------------------------------- devices */
 

@@ -153,7 +153,7 @@ DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_lis
 	pthread_mutex_lock(&dev_lock);
 	registry_build_locked();
 	/* One spare NULL slot so that the list is also NULL-terminated. */
-	list = calloc(dev_count + 1, sizeof(*list));
+	list = core_calloc(dev_count + 1, sizeof(*list));
 	if (list != NULL)
 		for (uint32_t i = 0; i < dev_count; i++)
 			list[i] = &dev_registry[i];

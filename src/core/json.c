@@ -27,12 +27,12 @@ struct core_json {
 
 struct core_json *core_json_new(void)
 {
-	struct core_json *j = calloc(1, sizeof(*j));
+	struct core_json *j = core_calloc(1, sizeof(*j));
 
 	if (j == NULL)
 		return NULL;
 	j->cap = 256;
-	j->buf = malloc(j->cap);
+	j->buf = core_malloc(j->cap);
 	if (j->buf == NULL) {
 		free(j);
 		return NULL;
@@ -59,7 +59,7 @@ static void json_append(struct core_json *j, const char *s, size_t n)
 
 		while (j->len + n + 1 > cap)
 			cap *= 2;
-		nb = realloc(j->buf, cap);
+		nb = core_realloc(j->buf, cap);
 		if (nb == NULL) {
 			j->oom = true;
 			return;
@@ -177,7 +177,7 @@ static void json_string(struct core_json *j, const char *s)
 		json_append(j, small, need);
 		return;
 	}
-	big = malloc(need + 1);
+	big = core_malloc(need + 1);
 	if (big == NULL) {
 		j->oom = true;
 		return;

@@ -258,7 +258,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_register_source(const char *source_name,
 
 	if (source_name == NULL || source == NULL)
 		return bad_args(__func__, "source_name and source must not be NULL");
-	copy = strdup(source_name);
+	copy = core_strdup(source_name);
 	if (copy == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	pthread_mutex_lock(&log_lock);
@@ -387,7 +387,7 @@ static doca_error_t backend_create_syslog(const char *name, bool sdk, struct doc
 		return bad_args(sdk ? "doca_log_backend_create_with_syslog_sdk"
 					    : "doca_log_backend_create_with_syslog",
 					"name and backend must not be NULL");
-	ident = strdup(name);
+	ident = core_strdup(name);
 	if (ident == NULL) {
 		CORE_LOG_ERR("%s: out of memory", sdk ? "doca_log_backend_create_with_syslog_sdk"
 						       : "doca_log_backend_create_with_syslog");

@@ -49,7 +49,7 @@ static char *section_render(const struct core_report_section *s)
 	s->fn(j, s->arg);
 	core_json_object_end(j);
 	if (core_json_text(j) != NULL)
-		text = strdup(core_json_text(j));
+		text = core_strdup(core_json_text(j));
 	core_json_free(j);
 	return text;
 }
@@ -60,7 +60,7 @@ struct core_report_section *core_report_register(const char *name, core_report_f
 
 	if (!report_on || name == NULL || fn == NULL)
 		return NULL;
-	s = calloc(1, sizeof(*s));
+	s = core_calloc(1, sizeof(*s));
 	if (s == NULL)
 		return NULL;
 	snprintf(s->name, sizeof(s->name), "%s", name);
@@ -99,7 +99,7 @@ void core_report_unregister(struct core_report_section *section)
 		free(snap);
 		return;
 	}
-	section->snapshot = snap ? snap : strdup("{\"error\":\"out of memory\"}");
+	section->snapshot = snap ? snap : core_strdup("{\"error\":\"out of memory\"}");
 	section->fn = NULL;
 	pthread_mutex_unlock(&report_lock);
 }
@@ -132,7 +132,7 @@ static char *report_render(void)
 	core_json_array_end(j);
 	core_json_object_end(j);
 	if (core_json_text(j) != NULL)
-		text = strdup(core_json_text(j));
+		text = core_strdup(core_json_text(j));
 	core_json_free(j);
 	return text;
 }

@@ -92,7 +92,7 @@ doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa)
 		CORE_LOG_ERR("%s: device %s (%s) has no DPA", __func__, caps->pci_addr, caps->model_name);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	struct doca_dpa *d = calloc(1, sizeof(*d));
+	struct doca_dpa *d = core_calloc(1, sizeof(*d));
 
 	if (d == NULL) {
 		CORE_LOG_ERR("%s: out of memory", __func__);
@@ -324,7 +324,7 @@ doca_error_t doca_dpa_device_extend(struct doca_dpa *dpa, struct doca_dev *other
 		CORE_LOG_ERR("%s: device %s (%s) has no DPA", __func__, caps->pci_addr, caps->model_name);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	struct doca_dpa *e = calloc(1, sizeof(*e));
+	struct doca_dpa *e = core_calloc(1, sizeof(*e));
 
 	if (e == NULL) {
 		CORE_LOG_ERR("%s: out of memory", __func__);

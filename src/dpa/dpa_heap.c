@@ -38,7 +38,7 @@ static doca_error_t ext_insert(struct dpa_extent **arr, size_t *n, size_t *cap, 
 {
 	if (*n == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 64;
-		struct dpa_extent *na = realloc(*arr, ncap * sizeof(*na));
+		struct dpa_extent *na = core_realloc(*arr, ncap * sizeof(*na));
 
 		if (na == NULL)
 			return DOCA_ERROR_NO_MEMORY;

@@ -231,12 +231,12 @@ static void workers_grow(struct doca_dpa *dpa, unsigned int need)
 {
 	while (dpa->nidle < need && dpa->nworkers < dpa->total_eus) {
 		/* Allocation here happens only the first time a launch needs this many threads. */
-		struct dpa_worker *w = calloc(1, sizeof(*w));
+		struct dpa_worker *w = core_calloc(1, sizeof(*w));
 		pthread_attr_t attr;
 
 		if (w == NULL)
 			return;
-		w->altstack = malloc(DPA_ALTSTACK_SIZE);
+		w->altstack = core_malloc(DPA_ALTSTACK_SIZE);
 		if (w->altstack == NULL || sem_init(&w->go, 0, 0) != 0) {
 			free(w->altstack);
 			free(w);
@@ -403,8 +403,8 @@ static void *dispatcher_main(void *arg)
 doca_error_t dpa_exec_start(struct doca_dpa *dpa)
 {
 	if (dpa->launch_pool == NULL) {
-		dpa->launch_pool = calloc(DPA_LAUNCH_POOL, sizeof(*dpa->launch_pool));
-		dpa->workers = calloc(dpa->total_eus ? dpa->total_eus : 1, sizeof(*dpa->workers));
+		dpa->launch_pool = core_calloc(DPA_LAUNCH_POOL, sizeof(*dpa->launch_pool));
+		dpa->workers = core_calloc(dpa->total_eus ? dpa->total_eus : 1, sizeof(*dpa->workers));
 		if (dpa->launch_pool == NULL || dpa->workers == NULL) {
 			free(dpa->launch_pool);
 			free(dpa->workers);

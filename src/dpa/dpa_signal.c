@@ -165,7 +165,7 @@ void dpa_thread_altstack(void)
 		dpa_rpc_altstack = cur.ss_sp; /* the thread has one already (a sanitizer's, the app's) */
 		return;
 	}
-	void *stack = malloc(DPA_ALTSTACK_SIZE);
+	void *stack = core_malloc(DPA_ALTSTACK_SIZE);
 	stack_t ss = {.ss_sp = stack, .ss_size = DPA_ALTSTACK_SIZE, .ss_flags = 0};
 
 	if (stack == NULL || sigaltstack(&ss, NULL) != 0) {

@@ -192,7 +192,7 @@ static unsigned int se_launch_refs(struct doca_sync_event *event)
 doca_error_t doca_sync_event_create(struct doca_sync_event **event)
 {
 	DPA_CHECK_NULL(event);
-	struct doca_sync_event *e = calloc(1, sizeof(*e));
+	struct doca_sync_event *e = core_calloc(1, sizeof(*e));
 
 	if (e == NULL) {
 		CORE_LOG_ERR("%s: out of memory", __func__);

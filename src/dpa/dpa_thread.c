@@ -101,7 +101,7 @@ doca_error_t doca_dpa_eu_affinity_create(struct doca_dpa *dpa, struct doca_dpa_e
 	if (r != DOCA_SUCCESS)
 		return r;
 	dpa = dpa_base(dpa); /* an extended context's threads run on its base */
-	struct doca_dpa_eu_affinity *a = calloc(1, sizeof(*a));
+	struct doca_dpa_eu_affinity *a = core_calloc(1, sizeof(*a));
 
 	if (a == NULL) {
 		CORE_LOG_ERR("%s: out of memory", __func__);
@@ -282,7 +282,7 @@ doca_error_t doca_dpa_thread_create(struct doca_dpa *dpa, struct doca_dpa_thread
 	if (r != DOCA_SUCCESS)
 		return r;
 	dpa = dpa_base(dpa);
-	struct doca_dpa_thread *t = calloc(1, sizeof(*t));
+	struct doca_dpa_thread *t = core_calloc(1, sizeof(*t));
 
 	if (t == NULL) {
 		CORE_LOG_ERR("%s: out of memory", __func__);
@@ -441,7 +441,7 @@ doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa_thread)
 		CORE_LOG_ERR("%s: DPA context %u is not started", __func__, dpa_thread->dpa->id);
 		return DOCA_ERROR_BAD_STATE;
 	}
-	dpa_thread->altstack = malloc(DPA_ALTSTACK_SIZE);
+	dpa_thread->altstack = core_malloc(DPA_ALTSTACK_SIZE);
 	if (dpa_thread->altstack == NULL) {
 		CORE_LOG_ERR("%s: out of memory", __func__);
 		return DOCA_ERROR_NO_MEMORY;
@@ -519,7 +519,7 @@ doca_error_t doca_dpa_notification_completion_create(struct doca_dpa *dpa, struc
 		CORE_LOG_ERR("%s: DPA thread %u already has a notification completion", __func__, dpa_thread->id);
 		return DOCA_ERROR_BAD_STATE;
 	}
-	struct doca_dpa_notification_completion *n = calloc(1, sizeof(*n));
+	struct doca_dpa_notification_completion *n = core_calloc(1, sizeof(*n));
 
 	if (n == NULL) {
 		CORE_LOG_ERR("%s: out of memory", __func__);

@@ -55,7 +55,7 @@ bool flow_pipe_valid(const struct doca_flow_pipe *pipe, const char *who)
 doca_error_t doca_flow_cfg_create(struct doca_flow_cfg **cfg)
 {
 	CHECK_CFG(cfg);
-	struct doca_flow_cfg *c = calloc(1, sizeof(*c));
+	struct doca_flow_cfg *c = core_calloc(1, sizeof(*c));
 	if (c == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	c->pipe_queues = 1;
@@ -275,7 +275,7 @@ void doca_flow_destroy(void)
 doca_error_t doca_flow_port_cfg_create(struct doca_flow_port_cfg **cfg)
 {
 	CHECK_PCFG(cfg);
-	*cfg = calloc(1, sizeof(**cfg));
+	*cfg = core_calloc(1, sizeof(**cfg));
 	return *cfg ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
 }
 
@@ -453,13 +453,13 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 			     core_dev_caps(cfg->dev)->model_name);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	struct doca_flow_port *p = calloc(1, sizeof(*p));
+	struct doca_flow_port *p = core_calloc(1, sizeof(*p));
 	if (p == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	doca_error_t err = DOCA_ERROR_NO_MEMORY;
 	p->id = cfg->port_id;
 	p->is_manager = flow_g.cfg.switch_mode && cfg->has_dev;
-	p->queues = calloc(flow_g.cfg.pipe_queues, sizeof(*p->queues));
+	p->queues = core_calloc(flow_g.cfg.pipe_queues, sizeof(*p->queues));
 	if (p->queues == NULL)
 		goto fail;
 	/* From here port_free undoes what is set: it destroys nr_queues queue locks. */
@@ -470,8 +470,8 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 			       ? cfg->nr_resources[DOCA_FLOW_RESOURCE_COUNTER]
 			       : flow_g.cfg.nr_shared[DOCA_FLOW_SHARED_RESOURCE_COUNTER];
 	p->nr_shared_counters = nsc;
-	p->shared_counters = nsc ? calloc(nsc, sizeof(*p->shared_counters)) : NULL;
-	p->priv = cfg->priv_data_size ? calloc(1, cfg->priv_data_size) : NULL;
+	p->shared_counters = nsc ? core_calloc(nsc, sizeof(*p->shared_counters)) : NULL;
+	p->priv = cfg->priv_data_size ? core_calloc(1, cfg->priv_data_size) : NULL;
 	if ((nsc && p->shared_counters == NULL) || (cfg->priv_data_size && p->priv == NULL))
 		goto fail;
 

@@ -72,7 +72,7 @@ static void *op_alloc(void)
 		c->n--;
 		return n;
 	}
-	return malloc(sizeof(union flow_op_mem));
+	return core_malloc(sizeof(union flow_op_mem));
 }
 
 static void op_free(void *op)
@@ -227,7 +227,7 @@ doca_error_t flow_entry_pool_create(struct doca_flow_pipe *pipe)
 {
 	const uintptr_t line = 64, page = 4096;
 	size_t size = (size_t)pipe->nr_entries * sizeof(struct doca_flow_pipe_entry);
-	void *mem = calloc(1, size + line);
+	void *mem = core_calloc(1, size + line);
 	CHECK(mem != NULL, DOCA_ERROR_NO_MEMORY, "doca_flow_pipe_create: pipe '%s': no memory for %u entries",
 	      pipe->name, pipe->nr_entries);
 	uintptr_t start = ((uintptr_t)mem + line - 1) & ~(line - 1);
@@ -288,7 +288,7 @@ static struct doca_flow_pipe_entry *entry_obtain(struct doca_flow_pipe *pipe, ui
 {
 	struct doca_flow_pipe_entry *e = pipe->pool ? pool_claim(pipe, index) : NULL;
 	if (e == NULL) {
-		struct flow_heap_entry *h = calloc(1, sizeof(*h));
+		struct flow_heap_entry *h = core_calloc(1, sizeof(*h));
 		if (h == NULL)
 			return NULL;
 		e = &h->e;

@@ -27,7 +27,7 @@ doca_error_t doca_flow_external_resource_cfg_create(struct doca_flow_external_re
 	doca_error_t err = flow_port_check(port, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
-	struct doca_flow_external_resource_cfg *c = calloc(1, sizeof(*c));
+	struct doca_flow_external_resource_cfg *c = core_calloc(1, sizeof(*c));
 	if (c == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	c->port = port;
@@ -91,7 +91,7 @@ doca_error_t doca_flow_external_resource_create(const struct doca_flow_external_
 	doca_error_t err = flow_port_check(cfg->port, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
-	struct doca_flow_external_resource *r = calloc(1, sizeof(*r));
+	struct doca_flow_external_resource *r = core_calloc(1, sizeof(*r));
 	if (r == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	err = cfg->type == DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR ? nic_idxsel_create(cfg->size, &r->sel)

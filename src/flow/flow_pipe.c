@@ -22,7 +22,7 @@ doca_error_t doca_flow_pipe_cfg_create(struct doca_flow_pipe_cfg **cfg, struct d
 	doca_error_t err = flow_port_check(port, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
-	struct doca_flow_pipe_cfg *c = calloc(1, sizeof(*c));
+	struct doca_flow_pipe_cfg *c = core_calloc(1, sizeof(*c));
 	if (c == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	c->port = port;
@@ -295,7 +295,7 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 	if (miss_err != DOCA_SUCCESS)
 		return miss_err;
 
-	struct doca_flow_pipe *p = calloc(1, sizeof(*p));
+	struct doca_flow_pipe *p = core_calloc(1, sizeof(*p));
 	if (p == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	p->port = cfg->port;
@@ -310,7 +310,7 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 	p->idxsel = cfg->idxsel;
 	p->mem = cfg->mem;
 
-	struct nic_pipe_attr *attr = calloc(1, sizeof(*attr));
+	struct nic_pipe_attr *attr = core_calloc(1, sizeof(*attr));
 	err = attr ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
 	for (uint32_t i = 0; err == DOCA_SUCCESS && i < cfg->nr_actions; i++)
 		err = flow_actions_template(cfg->actions_null[i] ? NULL : &cfg->actions[i],

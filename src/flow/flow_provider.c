@@ -17,7 +17,7 @@ _Static_assert(FLOW_XOP_ENABLE == (int)NIC_HASH_OP_ENABLE && FLOW_XOP_DISABLE ==
 
 static struct flow_export *export_new(const char *holder, const char *who)
 {
-	struct flow_export *x = calloc(1, sizeof(*x));
+	struct flow_export *x = core_calloc(1, sizeof(*x));
 	if (x == NULL) {
 		CORE_LOG_ERR("%s: out of memory for the export", who);
 		return NULL;

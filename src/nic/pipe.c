@@ -79,13 +79,13 @@ static uint8_t *pool_alloc(size_t size)
 	void *mem = NULL;
 	if (size >= huge) {
 		size = (size + huge - 1) & ~(huge - 1);
-		if (posix_memalign(&mem, huge, size) != 0)
+		if (core_posix_memalign(&mem, huge, size) != 0)
 			return NULL;
 		madvise(mem, size, MADV_HUGEPAGE);
 		memset(mem, 0, size);
 		return mem;
 	}
-	if (posix_memalign(&mem, 64, size) != 0)
+	if (core_posix_memalign(&mem, 64, size) != 0)
 		return NULL;
 	memset(mem, 0, size);
 	return mem;
@@ -136,7 +136,7 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 
-	struct nic_pipe *p = calloc(1, sizeof(*p));
+	struct nic_pipe *p = core_calloc(1, sizeof(*p));
 	if (p == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	p->type = attr->type;
@@ -160,7 +160,7 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 	p->mem = attr->mem;
 	pthread_mutex_init(&p->lock, NULL);
 
-	struct nic_fwd *miss = malloc(sizeof(*miss));
+	struct nic_fwd *miss = core_malloc(sizeof(*miss));
 	uint32_t nslots = 0;
 	if (p->type == NIC_PIPE_BASIC) {
 		/* Four buckets per entry (8 bytes each): chains average 1.1 entries on a hit
@@ -171,7 +171,7 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 		nslots = p->nr_entries;
 	}
 	if (nslots)
-		p->slots = calloc(nslots, sizeof(*p->slots));
+		p->slots = core_calloc(nslots, sizeof(*p->slots));
 	if (p->type == NIC_PIPE_HASH) {
 		p->pool_esize = (NIC_ENTRY_SIZE(NIC_PIPE_HASH) + 63) & ~(size_t)63;
 		p->pool = pool_alloc((size_t)p->nr_entries * p->pool_esize);
@@ -241,7 +241,7 @@ uint32_t nic_pipe_nr_live_entries(const struct nic_pipe *pipe)
 
 doca_error_t nic_pipe_set_fwd_miss(struct nic_pipe *pipe, const struct nic_fwd *fwd_miss)
 {
-	struct nic_fwd *f = malloc(sizeof(*f));
+	struct nic_fwd *f = core_malloc(sizeof(*f));
 	if (f == NULL) {
 		CORE_LOG_ERR("pipe '%s': no memory to replace fwd_miss", pipe->name);
 		return DOCA_ERROR_NO_MEMORY;
@@ -285,7 +285,7 @@ static int ctrl_cmp(const void *a, const void *b)
  * happens whole or not at all. */
 static struct nic_ctrl_table *ctrl_table_alloc(uint32_t n)
 {
-	return malloc(sizeof(struct nic_ctrl_table) + (size_t)n * sizeof(((struct nic_ctrl_table *)0)->e[0]));
+	return core_malloc(sizeof(struct nic_ctrl_table) + (size_t)n * sizeof(((struct nic_ctrl_table *)0)->e[0]));
 }
 
 /* Fill t with the pipe's live entries in priority order and publish it (lock held). */
@@ -411,7 +411,7 @@ doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr
 		return hash_entry_add(p, attr, out);
 	/* Aligned as the struct requires (calloc gives 16): the hot line is one line. */
 	struct nic_entry *e = NULL;
-	if (posix_memalign((void **)&e, _Alignof(struct nic_entry), sizeof(*e)) != 0)
+	if (core_posix_memalign((void **)&e, _Alignof(struct nic_entry), sizeof(*e)) != 0)
 		return DOCA_ERROR_NO_MEMORY;
 	memset(e, 0, sizeof(*e));
 	entry_fill(p, e, attr);
@@ -422,7 +422,7 @@ doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr
 		e->hash = nic_basic_hash(p, &e->match);
 		e->match0 = p->nr_entry_words ? e->match.w[p->entry_words[0]] : 0;
 	} else if (p->type == NIC_PIPE_CONTROL) {
-		e->mask = malloc(sizeof(*e->mask));
+		e->mask = core_malloc(sizeof(*e->mask));
 		if (e->mask == NULL) {
 			err = DOCA_ERROR_NO_MEMORY;
 			goto fail;
@@ -491,7 +491,7 @@ doca_error_t nic_entry_update(struct nic_entry *e, const struct nic_actions *act
 			return DOCA_ERROR_INVALID_VALUE;
 		}
 	}
-	struct nic_entry_state *st = malloc(sizeof(*st));
+	struct nic_entry_state *st = core_malloc(sizeof(*st));
 	if (st == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	nic_entry_state_init(st, actions, fwd, ps_value);

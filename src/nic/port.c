@@ -46,8 +46,8 @@ static doca_error_t ring_resize(struct capture_ring *r, uint32_t depth)
 	memset(r, 0, sizeof(*r));
 	if (depth == 0)
 		return DOCA_SUCCESS;
-	r->frames = malloc((size_t)depth * NIC_MAX_FRAME);
-	r->lens = malloc((size_t)depth * sizeof(uint32_t));
+	r->frames = core_malloc((size_t)depth * NIC_MAX_FRAME);
+	r->lens = core_malloc((size_t)depth * sizeof(uint32_t));
 	if (r->frames == NULL || r->lens == NULL) {
 		free(r->frames);
 		free(r->lens);

@@ -28,10 +28,10 @@ doca_error_t nic_idxsel_create(uint32_t nr_indices, struct nic_idxsel **sel)
 {
 	if (sel == NULL || nr_indices == 0)
 		return DOCA_ERROR_INVALID_VALUE;
-	struct nic_idxsel *s = calloc(1, sizeof(*s));
+	struct nic_idxsel *s = core_calloc(1, sizeof(*s));
 	if (s == NULL)
 		return DOCA_ERROR_NO_MEMORY;
-	s->state = calloc(nr_indices, sizeof(*s->state));
+	s->state = core_calloc(nr_indices, sizeof(*s->state));
 	if (s->state == NULL) {
 		free(s);
 		return DOCA_ERROR_NO_MEMORY;
@@ -82,10 +82,10 @@ doca_error_t nic_mem_create(uint32_t nr_cells, struct nic_mem **mem)
 {
 	if (mem == NULL || nr_cells == 0)
 		return DOCA_ERROR_INVALID_VALUE;
-	struct nic_mem *m = calloc(1, sizeof(*m));
+	struct nic_mem *m = core_calloc(1, sizeof(*m));
 	if (m == NULL)
 		return DOCA_ERROR_NO_MEMORY;
-	m->cells = calloc(nr_cells, sizeof(*m->cells));
+	m->cells = core_calloc(nr_cells, sizeof(*m->cells));
 	if (m->cells == NULL) {
 		free(m);
 		return DOCA_ERROR_NO_MEMORY;

@@ -70,13 +70,13 @@ doca_error_t nic_gen_create(uint32_t flows, double zipf, uint64_t seed, struct n
 {
 	if (out == NULL || flows == 0 || zipf < 0)
 		return DOCA_ERROR_INVALID_VALUE;
-	struct nic_gen *g = calloc(1, sizeof(*g));
+	struct nic_gen *g = core_calloc(1, sizeof(*g));
 	if (g == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	g->flows = flows;
 	g->state = seed;
 	if (zipf > 0) {
-		g->cdf = malloc((size_t)flows * sizeof(double));
+		g->cdf = core_malloc((size_t)flows * sizeof(double));
 		if (g->cdf == NULL) {
 			free(g);
 			return DOCA_ERROR_NO_MEMORY;
@@ -193,8 +193,8 @@ static doca_error_t load_pcap(struct source *s)
 		}
 		if (s->nframes == cap) {
 			cap = cap ? cap * 2 : 256;
-			uint32_t *l = realloc(s->lens, cap * sizeof(*l));
-			uint64_t *o = l ? realloc(s->offs, cap * sizeof(*o)) : NULL;
+			uint32_t *l = core_realloc(s->lens, cap * sizeof(*l));
+			uint64_t *o = l ? core_realloc(s->offs, cap * sizeof(*o)) : NULL;
 			if (l)
 				s->lens = l;
 			if (o)
@@ -206,7 +206,7 @@ static doca_error_t load_pcap(struct source *s)
 		}
 		if (used + h->caplen > bytes_cap) {
 			bytes_cap = (bytes_cap + h->caplen) * 2;
-			uint8_t *b = realloc(s->blob, bytes_cap);
+			uint8_t *b = core_realloc(s->blob, bytes_cap);
 			if (b == NULL) {
 				status = DOCA_ERROR_NO_MEMORY;
 				goto out;

@@ -82,7 +82,7 @@ doca_error_t doca_flow_dpa_init(struct flexio_process *process, struct doca_flow
 		CORE_LOG_ERR("%s: more than %d DPA provider contexts in one program", __func__, PV_MAX_CTX - 1);
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	struct doca_flow_dpa_ctx *c = calloc(1, sizeof(*c));
+	struct doca_flow_dpa_ctx *c = core_calloc(1, sizeof(*c));
 	if (c == NULL) {
 		CORE_LOG_ERR("%s: out of memory", __func__);
 		return DOCA_ERROR_NO_MEMORY;

@@ -133,7 +133,7 @@ static doca_error_t prepare_existing(struct pv_slot *sl, struct flow_export *fx,
 		return DOCA_ERROR_BAD_STATE;
 	}
 	size_t words = ((size_t)info->size + 63) / 64;
-	uint64_t *bits = calloc(words, sizeof(*bits));
+	uint64_t *bits = core_calloc(words, sizeof(*bits));
 	if (bits == NULL || flow_export_entries(fx, bits, (uint32_t)(words * 64)) != DOCA_SUCCESS) {
 		free(bits);
 		CORE_LOG_ERR("%s: out of memory", who);
@@ -193,7 +193,7 @@ doca_error_t doca_flow_dpa_pipe_export_prepare(struct doca_flow_dpa_ctx *ctx, st
 		if (err != DOCA_SUCCESS)
 			goto fail;
 	}
-	h = calloc(1, sizeof(*h));
+	h = core_calloc(1, sizeof(*h));
 	if (h == NULL) {
 		CORE_LOG_ERR("%s: out of memory", __func__);
 		err = DOCA_ERROR_NO_MEMORY;
@@ -335,7 +335,7 @@ doca_error_t doca_flow_dpa_external_resource_export(struct doca_flow_dpa_ctx *ct
 	int s = slot_take(ctx, resource_ctx, __func__, &err);
 	if (s < 0)
 		goto fail;
-	h = calloc(1, sizeof(*h));
+	h = core_calloc(1, sizeof(*h));
 	if (h == NULL) {
 		CORE_LOG_ERR("%s: out of memory", __func__);
 		err = DOCA_ERROR_NO_MEMORY;

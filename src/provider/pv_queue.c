@@ -96,7 +96,7 @@ static void type_retire(struct doca_flow_dpa_ctx *ctx, struct pv_port *pp, uint3
 		q->ring->host = NULL;
 		pthread_mutex_unlock(&q->exec_lock);
 		pthread_mutex_destroy(&q->exec_lock);
-		struct pv_retired *rt = calloc(1, sizeof(*rt));
+		struct pv_retired *rt = core_calloc(1, sizeof(*rt));
 		if (rt) {
 			rt->dev_ptr = (uint64_t)(uintptr_t)q->ring;
 			rt->next = ctx->retired;
@@ -114,7 +114,7 @@ static void port_queues_release(struct doca_flow_dpa_ctx *ctx, struct pv_port *p
 			continue;
 		type_retire(ctx, pp, t);
 		/* A doorbell racing the destroy may still read its queue: kept until ctx destroy. */
-		struct pv_retired *rt = calloc(1, sizeof(*rt));
+		struct pv_retired *rt = core_calloc(1, sizeof(*rt));
 		if (rt) {
 			rt->host = pp->queues[t];
 			rt->next = ctx->retired;
@@ -134,7 +134,7 @@ static doca_error_t type_create(struct doca_flow_dpa_ctx *ctx, uint16_t port_id,
 				const struct doca_flow_dpa_queue_cfg *c)
 {
 	uint32_t t = c->type;
-	pp->queues[t] = calloc(c->nr_queues, sizeof(struct pv_queue));
+	pp->queues[t] = core_calloc(c->nr_queues, sizeof(struct pv_queue));
 	if (pp->queues[t] == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	pp->nr[t] = c->nr_queues;
@@ -176,7 +176,7 @@ static void port_free_arrays(struct doca_flow_dpa_ctx *ctx, struct pv_port *pp)
 	for (uint32_t t = 0; t < PV_QUEUE_TYPES; t++)
 		if (pp->rings_dev[t]) {
 			/* Kept with the retired rings: the device may still read the array. */
-			struct pv_retired *rt = calloc(1, sizeof(*rt));
+			struct pv_retired *rt = core_calloc(1, sizeof(*rt));
 			if (rt) {
 				rt->dev_ptr = pp->rings_dev[t];
 				rt->next = ctx->retired;

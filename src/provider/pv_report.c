@@ -103,8 +103,8 @@ void pv_report_ctx(struct core_json *j, void *arg)
 static void keep(struct pv_hist **list, struct core_json *j)
 {
 	const char *text = core_json_text(j);
-	struct pv_hist *h = text ? calloc(1, sizeof(*h)) : NULL;
-	if (h && (h->json = strdup(text)) != NULL) {
+	struct pv_hist *h = text ? core_calloc(1, sizeof(*h)) : NULL;
+	if (h && (h->json = core_strdup(text)) != NULL) {
 		while (*list)
 			list = &(*list)->next;
 		*list = h;
