@@ -218,6 +218,15 @@ void doca_flow_destroy(void)
 {
 	if (!flow_g.inited)
 		return;
+	const struct doca_flow_port *busy = flow_in_entry_cb(NULL);
+	if (busy) {
+		/* Destroying would free the port and queue the loop is walking. */
+		CORE_LOG_ERR("doca_flow_destroy: called from an entry callback of doca_flow_entries_process on port "
+			     "%u, which still uses the port's queue; nothing destroyed: call it after "
+			     "doca_flow_entries_process returns",
+			     busy->id);
+		return;
+	}
 	/* In reverse start order, as programs do (docs/flow.md, Model): representors before
 	 * their switch manager, whatever the port ids. */
 	for (uint64_t below = UINT64_MAX;;) {
@@ -549,6 +558,11 @@ doca_error_t doca_flow_port_stop(struct doca_flow_port *port)
 {
 	if (!flow_inited(__func__))
 		return DOCA_ERROR_BAD_STATE;
+	/* The stop would free the queue the loop is walking. */
+	CHECK(flow_in_entry_cb(port) == NULL, DOCA_ERROR_BAD_STATE,
+	      "%s: port %u: called from an entry callback of doca_flow_entries_process on this port, which still "
+	      "uses the port's queue; stop the port after doca_flow_entries_process returns",
+	      __func__, port->id);
 	pthread_mutex_lock(&flow_g.lock);
 	doca_error_t err = flow_port_check(port, __func__);
 	if (err != DOCA_SUCCESS) {

@@ -690,6 +690,22 @@ enum doca_flow_entry_status doca_flow_pipe_entry_get_status(struct doca_flow_pip
 
 /* ------------------------------------------------------------------ process */
 
+/* The ports whose doca_flow_entries_process this thread is inside, innermost first:
+ * entry callbacks run there, and must not free what the loop still uses. */
+struct flow_processing {
+	const struct doca_flow_port *port;
+	struct flow_processing *up;
+};
+static _Thread_local struct flow_processing *processing;
+
+const struct doca_flow_port *flow_in_entry_cb(const struct doca_flow_port *port)
+{
+	for (const struct flow_processing *f = processing; f; f = f->up)
+		if (port == NULL || f->port == port)
+			return f->port;
+	return NULL;
+}
+
 /* A removed entry leaves its pipe's count, list (heap entries) and shared counter. */
 static void entry_forget(struct doca_flow_pipe_entry *e)
 {
@@ -789,6 +805,8 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 	const uint32_t budget = max_processed_entries ? max_processed_entries : UINT32_MAX;
 	uint32_t total = 0;
 	uint64_t t0 = core_trace_enabled() ? core_trace_now_us() : 0;
+	struct flow_processing frame = {port, processing};
+	processing = &frame;
 	/*
 	 * One operation at a time, taken off the queue under its lock: a callback (or
 	 * another thread, between two operations) may destroy a pipe, and
@@ -818,6 +836,7 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 		idle &= port->queues[q].pending == 0;
 		pthread_mutex_unlock(&port->queues[q].lock);
 	}
+	processing = frame.up;
 	if (idle)
 		nic_traffic_kick(port->id);
 	if (core_trace_enabled()) {

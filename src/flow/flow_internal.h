@@ -330,5 +330,8 @@ void flow_entry_for_each(struct doca_flow_pipe *pipe, void (*fn)(const struct do
 			 void *arg);
 void flow_pipe_destroy_locked(struct doca_flow_pipe *pipe);
 void flow_op_cache_drain(void);
+/* The port (port, or any when NULL) whose doca_flow_entries_process the calling thread is
+ * inside, i.e. it runs an entry callback; NULL when none. */
+const struct doca_flow_port *flow_in_entry_cb(const struct doca_flow_port *port);
 
 #endif /* FLOWDPA_FLOW_INTERNAL_H_ */

