@@ -366,6 +366,19 @@ FLOWDPA_MUST_CHECK doca_error_t nic_hash_entry_counter_read(const struct nic_pip
 
 /* ------------------------------------------------------------------ ports and datapath */
 
+/* Why a frame received on a port was dropped: each drop counts under exactly one. */
+enum nic_drop_reason {
+	NIC_DROP_FWD_DROP,	 /* fwd or fwd_miss DROP, or the NONE miss of a non-root pipe */
+	NIC_DROP_NO_ROOT,	 /* the port has no root pipe */
+	NIC_DROP_PIPE_DESTROYED, /* forwarded to a destroyed pipe */
+	NIC_DROP_PIPE_LOOP,	 /* deeper than NIC_MAX_PIPE_DEPTH pipes */
+	NIC_DROP_PORT_DOWN,	 /* fwd to a port that is not started */
+	NIC_DROP_NR_REASONS,
+};
+/* The reason's name in reports and logs ("fwd_drop", "no_root_pipe", "pipe_destroyed",
+ * "pipe_loop", "port_not_started"); "unknown" out of range. */
+const char *nic_drop_reason_name(unsigned reason);
+
 struct nic_port_stats {
 	uint64_t rx_pkts;
 	uint64_t rx_bytes;
@@ -373,8 +386,9 @@ struct nic_port_stats {
 	uint64_t tx_pkts;   /* left this port */
 	uint64_t tx_bytes;
 	uint64_t host_pkts; /* delivered to this port's host queue */
-	uint64_t drops;	    /* received here and dropped (fwd DROP, no root, dead pipe, loop) */
+	uint64_t drops;	    /* received here and dropped: the sum of drop_reason[] */
 	uint64_t capture_overflow; /* transmitted but not kept by a full capture ring */
+	uint64_t drop_reason[NIC_DROP_NR_REASONS]; /* enum nic_drop_reason */
 };
 
 /* Start / stop a logical port. ALREADY_EXIST, NOT_FOUND (not started), INVALID_VALUE (id). */
