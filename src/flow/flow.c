@@ -502,7 +502,7 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 		goto unlock;
 	if (flow_g.cfg.switch_mode && !p->is_manager)
 		p->manager = newest_manager_locked();
-	err = nic_traffic_attach(p->id);
+	err = nic_traffic_attach(p->id, flow_queue_warn_unprocessed, p);
 	/* A representor's traffic starts at its manager's root pipe. */
 	if (err == DOCA_SUCCESS && p->manager)
 		err = nic_port_set_manager(p->id, p->manager->id);

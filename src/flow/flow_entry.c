@@ -188,6 +188,38 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 }
 
 /*
+ * Called from a NIC worker thread: the port's queues live until its stop has joined that
+ * thread, pipe objects until doca_flow_destroy, and an operation's entry while it is
+ * queued, so the queue locks are all it needs.
+ */
+void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id)
+{
+	const struct doca_flow_port *p = ctx;
+	const struct doca_flow_port *owner = p->manager ? p->manager : p;
+	const struct doca_flow_pipe *first = NULL;
+	uint32_t n = 0, elsewhere = 0;
+	for (uint16_t q = 0; q < owner->nr_queues; q++) {
+		struct flow_queue *fq = &owner->queues[q];
+		pthread_mutex_lock(&fq->lock);
+		for (struct flow_op *op = fq->head; op; op = op->next) {
+			const struct doca_flow_pipe *pipe = op_entry(op)->pipe;
+			if (first == NULL)
+				first = pipe;
+			elsewhere += pipe != first;
+			n++;
+		}
+		pthread_mutex_unlock(&fq->lock);
+	}
+	if (n == 0)
+		return;
+	char more[48] = "";
+	if (elsewhere)
+		snprintf(more, sizeof(more), " (%u of them on other pipes)", elsewhere);
+	CORE_LOG_WARN("port %u: traffic started with %u queued entry ops on pipe '%s'%s; call doca_flow_entries_process",
+		      port_id, n, first->name, more);
+}
+
+/*
  * An entry holds one reference on its shared counter (shared_id >= 0) from the call
  * that queues its ADD (resolve_counter) to the first of: the add refused after all
  * (entry_discard), an ERROR completion of the ADD, its DEL, its pipe's destruction

@@ -320,6 +320,10 @@ void flow_actions_entry(const struct flow_act_tmpl *t, const struct doca_flow_ac
 FLOWDPA_MUST_CHECK doca_error_t flow_fwd_convert(const struct doca_flow_fwd *fwd, struct nic_fwd *out, const char *who);
 /* Entry queues (flow_entry.c). */
 void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pipe);
+/* The NIC's traffic source of port_id started on its 1 s fallback (nic_traffic_attach):
+ * one WARNING when entry operations of ctx (the port, or its switch manager, which holds
+ * its pipes) are still queued. Takes only the queue locks. */
+void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id);
 void flow_entry_destroy_all(struct doca_flow_pipe *pipe);
 /* HASH pipes: the entry pool (NO_MEMORY), freed by flow_entry_destroy_all or, for a pipe
  * that failed to create, by flow_entry_pool_free. */

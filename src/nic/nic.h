@@ -445,12 +445,18 @@ uint32_t nic_capture_count(uint16_t port_id, enum nic_capture_queue q);
  * pipe present, or 1 s after the root pipe appeared. IO_FAILED when a file cannot be
  * opened (logged with the path and the reason).
  */
-FLOWDPA_MUST_CHECK doca_error_t nic_traffic_attach(uint16_t port_id);
+typedef void (*nic_traffic_unprocessed_fn)(void *ctx, uint16_t port_id);
+/* unprocessed(ctx, port), when not NULL, is called from the source's thread when it starts
+ * on the 1 s fallback (entries_process never returned idle): the flow layer names what
+ * is still queued. It must not wait for the port's stop. */
+FLOWDPA_MUST_CHECK doca_error_t nic_traffic_attach(uint16_t port_id, nic_traffic_unprocessed_fn unprocessed, void *ctx);
 /* The flow layer saw entries_process return with nothing pending on the port. */
 void nic_traffic_kick(uint16_t port_id);
-/* Wait until every RX source has finished playing (timeout_ms 0 = forever).
- * TIME_OUT when one is still running. */
-FLOWDPA_MUST_CHECK doca_error_t nic_traffic_wait(uint32_t timeout_ms);
+/* Wait until every RX source has finished playing (timeout_ms 0 = forever). TIME_OUT
+ * when one is still running, BAD_STATE when a configured source cannot play (its port
+ * has not started since the last nic_shutdown); *port_id names the port either way. A
+ * source whose port was stopped before it played out has ended (its stop said so). */
+FLOWDPA_MUST_CHECK doca_error_t nic_traffic_wait(uint32_t timeout_ms, uint16_t *port_id);
 
 /* Deterministic generator frames: 64-byte Eth/IPv4/UDP, flow i -> dst 10.0.0.0 + i. */
 void nic_gen_frame(uint32_t flow, uint8_t frame[64]);
@@ -467,7 +473,8 @@ void nic_gen_destroy(struct nic_gen *gen);
  * left it. Called by control paths before freeing memory the datapath may read.
  */
 void nic_dp_synchronize(void);
-/* Free everything (pipes, entries, captures); ports must be stopped. */
+/* Free everything (pipes, entries, captures); ports must be stopped. Logs a WARNING per
+ * FLOWDPA_PORTn_RX source whose port never started since the last shutdown. */
 void nic_shutdown(void);
 
 #endif /* FLOWDPA_NIC_H_ */

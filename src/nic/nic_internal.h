@@ -382,6 +382,8 @@ void nic_port_set_dumper(uint16_t port_id, void *dumper);
 /* Traffic (traffic.c): the port's root pipe appeared, and port teardown. */
 void nic_traffic_root_set(uint16_t port_id);
 void nic_traffic_detach(uint16_t port_id);
+/* nic_shutdown: report the sources whose port never started, start a new session. */
+void nic_traffic_shutdown(void);
 /* Pipes (pipe.c): free the memory of every pipe at shutdown. */
 void nic_pipes_free_all(void);
 

@@ -352,5 +352,6 @@ void nic_shutdown(void)
 		doca_error_t err = nic_port_started(i) ? nic_port_stop(i) : DOCA_SUCCESS;
 		(void)err;
 	}
+	nic_traffic_shutdown();
 	nic_pipes_free_all();
 }

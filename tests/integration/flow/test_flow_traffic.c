@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include <cmocka.h>
+#include <pcap/pcap.h>
 
 #include <core/core.h>
 
@@ -19,6 +20,26 @@
 #include "log_capture.h"
 
 static struct doca_flow_port *ports[2];
+static const char *self; /* argv[0]: test_program_ended_first runs it again */
+
+/* A 14-frame pcap (UDP to port 5000), written in the test's directory. */
+#define PCAP_NAME "traffic_in.pcap"
+#define PCAP_FRAMES 14
+static void write_pcap(void)
+{
+	pcap_t *dead = pcap_open_dead(DLT_EN10MB, 65535);
+	assert_non_null(dead);
+	pcap_dumper_t *d = pcap_dump_open(dead, PCAP_NAME);
+	assert_non_null(d);
+	for (int i = 0; i < PCAP_FRAMES; i++) {
+		uint8_t f[128];
+		struct pcap_pkthdr h = {.caplen = ft_udp4(f, 1, 2, (uint16_t)(100 + i), 5000)};
+		h.len = h.caplen;
+		pcap_dump((u_char *)d, &h, f);
+	}
+	pcap_dump_close(d);
+	pcap_close(dead);
+}
 
 static uint64_t now_ms(void)
 {
@@ -189,14 +210,127 @@ static void test_fwd_to_port_not_started(void **state)
 	stop();
 }
 
-int main(void)
+/* ------------------------------------------------------------------ silent zero traffic (issue 12) */
+
+/* The root's entry was never processed: the source starts on the 1 s fallback, says so,
+ * and every frame misses. */
+static void test_traffic_started_with_queued_ops(void **state)
 {
+	(void)state;
+	start("gen:pkts=10");
+	struct doca_flow_pipe *root = root_to_port1(false);
+	log_capture_clear();
+	assert_int_equal(flowdpa_traffic_wait(5000), DOCA_SUCCESS);
+	if (log_capture_count(NULL) != 1)
+		log_capture_dump();
+	assert_int_equal(log_capture_count(NULL), 1);
+	assert_int_equal(log_capture_count("port 0: traffic started with 1 queued entry ops on pipe 'ROOT'; call "
+					   "doca_flow_entries_process"),
+			 1);
+	assert_int_equal(ft_miss_pkts(root), 10);
+	/* Processed in time: the source starts on the kick, silently. */
+	stop();
+	start("gen:pkts=10");
+	root_to_port1(true);
+	log_capture_clear();
+	assert_int_equal(flowdpa_traffic_wait(5000), DOCA_SUCCESS);
+	assert_int_equal(log_capture_count(NULL), 0);
+	stop();
+}
+
+/* A port stopped before its source played out: one line with the count. */
+static void test_source_port_stopped_first(void **state)
+{
+	(void)state;
+	write_pcap();
+	start("pcap:" PCAP_NAME ",rate=1");
+	root_to_port1(true);
+	for (int i = 0; i < 2000 && rx_pkts(0) == 0; i++)
+		sleep_ms(1);
+	log_capture_clear();
+	assert_int_equal(doca_flow_port_stop(ports[0]), DOCA_SUCCESS);
+	ports[0] = NULL;
+	assert_int_equal(log_capture_count(NULL), 1);
+	assert_int_equal(log_capture_count("port 0: source " PCAP_NAME " played 1/14 frames (port stopped first)"), 1);
+	/* Stopped before any root pipe: the line says that too. */
+	stop();
+	start("pcap:" PCAP_NAME);
+	log_capture_clear();
+	assert_int_equal(doca_flow_port_stop(ports[0]), DOCA_SUCCESS);
+	ports[0] = NULL;
+	assert_int_equal(log_capture_count(NULL), 1);
+	assert_int_equal(
+		log_capture_count("port 0: source " PCAP_NAME " played 0/14 frames (port stopped first; it had no root pipe)"),
+		1);
+	stop();
+}
+
+/* FLOWDPA_PORT2_RX while port 2 never starts: flowdpa_traffic_wait refuses at once
+ * (BAD_STATE), doca_flow_destroy says the source never played. */
+static void test_source_port_never_started(void **state)
+{
+	(void)state;
+	write_pcap();
+	setenv("FLOWDPA_PORT2_RX", "pcap:" PCAP_NAME, 1);
+	start(NULL);
+	log_capture_clear();
+	assert_int_equal(flowdpa_traffic_wait(0), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(log_capture_count(NULL), 1);
+	assert_int_equal(log_capture_count("flowdpa_traffic_wait: FLOWDPA_PORT2_RX is set but port 2 is not started: its "
+					   "source cannot play"),
+			 1);
+	log_capture_clear();
+	stop_doca_flow_ports(2, ports);
+	doca_flow_destroy();
+	ports[0] = ports[1] = NULL;
+	assert_int_equal(log_capture_count(NULL), 1);
+	assert_int_equal(log_capture_count("port 2: source " PCAP_NAME " played 0/14 frames (port never started)"), 1);
+	unsetenv("FLOWDPA_PORT2_RX");
+	assert_int_equal(core_config_reload(), DOCA_SUCCESS);
+}
+
+/* The child of test_program_ended_first: a paced source, then exit without a stop. */
+static int exit_while_playing(void)
+{
+	ft_log_init();
+	start("gen:pkts=1000,rate=1");
+	root_to_port1(true);
+	for (int i = 0; i < 2000 && rx_pkts(0) == 0; i++)
+		sleep_ms(1);
+	return 0;
+}
+
+/* A program that ends while its source plays: the last line at exit says so. */
+static void test_program_ended_first(void **state)
+{
+	(void)state;
+	char cmd[1200], out[8192];
+	snprintf(cmd, sizeof(cmd), "'%s' --exit-while-playing 2>&1", self);
+	FILE *f = popen(cmd, "r");
+	assert_non_null(f);
+	size_t n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	assert_int_equal(pclose(f), 0);
+	if (strstr(out, "port 0: source gen played 1/1000 frames (program ended first)") == NULL)
+		print_error("child output:\n%s", out);
+	assert_non_null(strstr(out, "port 0: source gen played 1/1000 frames (program ended first)"));
+}
+
+int main(int argc, char **argv)
+{
+	self = argv[0];
+	if (argc > 1 && strcmp(argv[1], "--exit-while-playing") == 0)
+		return exit_while_playing();
 	if (log_capture_setup() != 0)
 		return 1;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rate_paced_per_frame),
 		cmocka_unit_test(test_stop_interrupts_pacing),
 		cmocka_unit_test(test_fwd_to_port_not_started),
+		cmocka_unit_test(test_traffic_started_with_queued_ops),
+		cmocka_unit_test(test_source_port_stopped_first),
+		cmocka_unit_test(test_source_port_never_started),
+		cmocka_unit_test(test_program_ended_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -731,8 +731,30 @@ static void test_traffic_wait(void **state)
 		sleep_ms(1);
 	assert_true(rx2 > rx);
 	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 4), DOCA_SUCCESS); /* other ports unaffected */
-	EXPECT_OK(doca_flow_port_stop(p5));
+	/* The stop says the source did not play out (one WARNING, not a refusal). */
+	log_clear();
+	assert_int_equal(doca_flow_port_stop(p5), DOCA_SUCCESS);
+	int with = 0;
+	assert_int_equal(log_lines(NULL, NULL), 1);
+	log_lines("port 5: source gen played ", &with);
+	assert_int_equal(with, 1);
+	log_lines("/1000000 frames (port stopped first)", &with);
+	assert_int_equal(with, 1);
 	EXPECT_OK(flowdpa_traffic_wait(1));
+}
+
+/* Issue 12: a configured source whose port never started cannot play: the wait says so
+ * at once instead of returning SUCCESS over zero traffic. */
+static void test_traffic_wait_port_never_started(void **state)
+{
+	(void)state;
+	EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, "flowdpa_traffic_wait", flowdpa_traffic_wait(1));
+	int with = 0;
+	log_clear();
+	(void)flowdpa_traffic_wait(0);
+	log_lines("flowdpa_traffic_wait: FLOWDPA_PORT5_RX is set but port 5 is not started: its source cannot play",
+		  &with);
+	assert_int_equal(with, 1);
 }
 
 int main(void)
@@ -750,6 +772,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_null_cfg_setters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_capture_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_traffic_wait, setup_traffic, teardown_traffic),
+		cmocka_unit_test_setup_teardown(test_traffic_wait_port_never_started, setup_traffic, teardown_traffic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -336,7 +336,8 @@ static void test_datapath_basic(void **state)
 	assert_int_equal(nic_port_rx_burst(1, bufs, 1), 0);
 	nic_pipe_destroy(p);
 	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
-	assert_int_equal(nic_traffic_wait(10), DOCA_SUCCESS);
+	uint16_t busy_port;
+	assert_int_equal(nic_traffic_wait(10, &busy_port), DOCA_SUCCESS);
 }
 
 /* One frame to dport through port port_id. */
