@@ -44,6 +44,8 @@ struct doca_flow_port_cfg {
 	bool has_port_id;
 	uint16_t port_id;
 	bool has_dev, has_dev_rep;
+	bool devargs_dev;	    /* devargs named a device (doca_flow_port_cfg_set_devargs) */
+	uint32_t devargs_dev_index; /* its index in the emulated inventory */
 	struct doca_dev *dev;
 	struct doca_dev_rep *dev_rep;
 	uint16_t priv_data_size;
