@@ -4,7 +4,7 @@
  * flush and stop with live pipes, doca_flow_destroy with ports still started, repeated
  * init/destroy cycles, external resources held by an export or a pipe cfg, HASH pipes
  * (whose entries live in a per-pipe pool) destroyed with entries live and queued, entry
- * callbacks that destroy pipes, shared-counter references from queueing to the end,
+ * callbacks that destroy pipes or try to stop the port being processed, shared-counter references from queueing to the end,
  * switch ports left to doca_flow_destroy, stale handles of stopped ports.
  */
 #include <setjmp.h>
@@ -486,7 +486,7 @@ static void test_del_callback_destroys_own_pipe(void **state)
 static struct {
 	int calls;
 	doca_error_t stop_own, stop_other;
-	bool stop_other_port;
+	bool stop_other_port, flush;
 } stops;
 
 static void stop_cb(struct doca_flow_pipe_entry *entry, uint16_t q, enum doca_flow_entry_status st,
@@ -496,6 +496,10 @@ static void stop_cb(struct doca_flow_pipe_entry *entry, uint16_t q, enum doca_fl
 	assert_int_equal(st, DOCA_FLOW_ENTRY_STATUS_SUCCESS);
 	if (stops.calls++ != 0)
 		return;
+	if (stops.flush) {
+		doca_flow_port_pipes_flush(ports[0]);
+		return;
+	}
 	stops.stop_own = doca_flow_port_stop(ports[0]);
 	doca_flow_destroy();
 	if (stops.stop_other_port)
@@ -559,6 +563,22 @@ static void test_callback_stops_other_port(void **state)
 	assert_int_equal(stops.stop_own, DOCA_ERROR_BAD_STATE);
 	assert_int_equal(stops.stop_other, DOCA_SUCCESS);
 	ports[1] = NULL;
+}
+
+/* Flushing the processed port's pipes from a callback works: their queued operations
+ * go without a callback, the loop ends on an empty queue. */
+static void test_callback_flushes_processed_port(void **state)
+{
+	(void)state;
+	stops.flush = true;
+	struct doca_flow_pipe *p = dport_pipe(true);
+	for (uint16_t d = 1; d <= 3; d++)
+		add(p, d);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(stops.calls, 1);
+	assert_false(pipe_alive(p));
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(stops.calls, 1);
 }
 
 /* ------------------------------------------------------------------ shared-counter references */
@@ -778,6 +798,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_shared_ref_from_queueing, setup_tally, teardown),
 		cmocka_unit_test_setup_teardown(test_callback_stops_processed_port, setup_stop, teardown),
 		cmocka_unit_test_setup_teardown(test_callback_stops_other_port, setup_stop, teardown),
+		cmocka_unit_test_setup_teardown(test_callback_flushes_processed_port, setup_stop, teardown),
 		cmocka_unit_test(test_destroy_switch_ports_in_start_order),
 		cmocka_unit_test_setup_teardown(test_stopped_port_handle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resource_held_by_pipe_cfg, setup, teardown),
