@@ -68,7 +68,9 @@ DOCA_EXPERIMENTAL doca_error_t flowdpa_host_capture_set_depth(uint16_t port_id, 
 DOCA_EXPERIMENTAL doca_error_t flowdpa_port_stats_get(uint16_t port_id, struct flowdpa_port_stats *stats);
 /*
  * Wait until every FLOWDPA_PORTn_RX source has played out (timeout_ms 0: no limit).
- * TIME_OUT when one is still running.
+ * TIME_OUT when one is still running; BAD_STATE at once when a configured source cannot
+ * play because its port has not started since doca_flow_init. A source whose port was
+ * stopped before it played out has ended.
  */
 DOCA_EXPERIMENTAL doca_error_t flowdpa_traffic_wait(uint32_t timeout_ms);
 

@@ -3,8 +3,12 @@
  * A port is a NIC port with the same logical id, its entry queues and its shared
  * counters; starting it also attaches the FLOWDPA_PORTn_RX/TX traffic configuration.
  */
+#include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <doca_dev.h>
 
 #include "flow_internal.h"
 
@@ -218,6 +222,15 @@ void doca_flow_destroy(void)
 {
 	if (!flow_g.inited)
 		return;
+	const struct doca_flow_port *busy = flow_in_entry_cb(NULL);
+	if (busy) {
+		/* Destroying would free the port and queue the loop is walking. */
+		CORE_LOG_ERR("doca_flow_destroy: called from an entry callback of doca_flow_entries_process on port "
+			     "%u, which still uses the port's queue; nothing destroyed: call it after "
+			     "doca_flow_entries_process returns",
+			     busy->id);
+		return;
+	}
 	/* In reverse start order, as programs do (docs/flow.md, Model): representors before
 	 * their switch manager, whatever the port ids. */
 	for (uint64_t below = UINT64_MAX;;) {
@@ -286,6 +299,42 @@ doca_error_t doca_flow_port_cfg_destroy(struct doca_flow_port_cfg *cfg)
 	return DOCA_SUCCESS;
 }
 
+/* "bb:dd.f" or "dddd:bb:dd.f" in hex (what doca_caps prints, DPDK's short form). */
+static bool pci_shaped(const char *s, size_t n)
+{
+	static const char shape[] = "hhhh:hh:hh.h";
+	const char *want = n == 7 ? shape + 5 : n == 12 ? shape : NULL;
+	for (size_t i = 0; want && i < n; i++)
+		if (want[i] == 'h' ? !isxdigit((unsigned char)s[i]) : s[i] != want[i])
+			return false;
+	return want != NULL;
+}
+
+/* The inventory index of the emulated device with PCI address addr; -1 when none. */
+static int device_by_pci(const char *addr)
+{
+	struct doca_devinfo **list = NULL;
+	uint32_t n = 0;
+	int found = -1;
+	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
+		return -1;
+	for (uint32_t i = 0; i < n && found < 0; i++) {
+		uint8_t eq = 0;
+		if (doca_devinfo_is_equal_pci_addr(list[i], addr, &eq) == DOCA_SUCCESS && eq)
+			found = (int)core_devinfo_caps(list[i])->index;
+	}
+	doca_devinfo_destroy_list(list);
+	return found;
+}
+
+/*
+ * DOCA's devargs forms: a port number ("0": the DPDK port id of DOCA's samples), the PCI
+ * address of an emulated device ("03:00.0" or "0000:03:00.0"), either followed by
+ * ",key=value" options, or options alone ("th_win_us=0", which flow_common passes next
+ * to set_dev). A number or an address names the device: a cfg with neither set_dev nor
+ * set_dev_rep then starts as a device port. Anything else is refused here rather than
+ * accepted now and refused at doca_flow_port_start.
+ */
 doca_error_t doca_flow_port_cfg_set_devargs(struct doca_flow_port_cfg *cfg, const char *devargs)
 {
 	CHECK_PCFG(cfg);
@@ -293,6 +342,41 @@ doca_error_t doca_flow_port_cfg_set_devargs(struct doca_flow_port_cfg *cfg, cons
 		CORE_LOG_ERR("%s: devargs is NULL", __func__);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	size_t n = strcspn(devargs, ",");
+	if (memchr(devargs, '=', n) != NULL || n == 0)
+		return DOCA_SUCCESS; /* options only */
+	const struct core_config *conf = core_config_get();
+	uint32_t nr_ports = 0;
+	for (uint32_t i = 0; conf && i < conf->nr_devices; i++)
+		nr_ports += conf->devices[i].nr_ports;
+	char first[16];
+	snprintf(first, sizeof(first), "%.*s", (int)(n < sizeof(first) ? n : sizeof(first) - 1), devargs);
+	int dev = -1;
+	if (strspn(devargs, "0123456789") == n) {
+		unsigned long id = n < 6 ? strtoul(first, NULL, 10) : ULONG_MAX;
+		CHECK(id < nr_ports, DOCA_ERROR_INVALID_VALUE,
+		      "%s: devargs \"%s\": port number %s does not exist (the emulated devices have %u ports, 0..%u); or "
+		      "open the device and call doca_flow_port_cfg_set_dev",
+		      __func__, devargs, first, nr_ports, nr_ports ? nr_ports - 1 : 0);
+		/* Numbered across the devices in inventory order, as DPDK probes them. */
+		uint32_t left = (uint32_t)id;
+		for (dev = 0; left >= conf->devices[dev].nr_ports; dev++)
+			left -= conf->devices[dev].nr_ports;
+	} else if (pci_shaped(devargs, n)) {
+		dev = device_by_pci(first);
+		CHECK(dev >= 0, DOCA_ERROR_INVALID_VALUE,
+		      "%s: devargs \"%s\": no emulated device has PCI address %s (doca_caps lists them); or open the "
+		      "device and call doca_flow_port_cfg_set_dev",
+		      __func__, devargs, first);
+	} else {
+		CORE_LOG_ERR("%s: devargs \"%s\" is neither a port number, the PCI address of an emulated device "
+			     "(doca_caps lists them) nor key=value options; to choose the device, open it and call "
+			     "doca_flow_port_cfg_set_dev",
+			     __func__, devargs);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	cfg->devargs_dev = true;
+	cfg->devargs_dev_index = (uint32_t)dev;
 	return DOCA_SUCCESS;
 }
 
@@ -444,8 +528,12 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 		CORE_LOG_ERR("%s: the port cfg has no port id (doca_flow_port_cfg_set_port_id)", __func__);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (cfg->has_dev == cfg->has_dev_rep) {
-		CORE_LOG_ERR("%s: port %u: set exactly one of a device or a representor", __func__, cfg->port_id);
+	/* devargs naming a device stand for set_dev when neither handle is set. */
+	bool as_dev = cfg->has_dev || (cfg->devargs_dev && !cfg->has_dev_rep);
+	if (as_dev == cfg->has_dev_rep) {
+		CORE_LOG_ERR("%s: port %u: set exactly one of a device (doca_flow_port_cfg_set_dev, or devargs naming a "
+			     "port number or PCI address) or a representor (doca_flow_port_cfg_set_dev_rep)",
+			     __func__, cfg->port_id);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (cfg->has_dev && cfg->dev && core_dev_caps(cfg->dev) && !core_dev_caps(cfg->dev)->has_flow) {
@@ -458,7 +546,7 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 		return DOCA_ERROR_NO_MEMORY;
 	doca_error_t err = DOCA_ERROR_NO_MEMORY;
 	p->id = cfg->port_id;
-	p->is_manager = flow_g.cfg.switch_mode && cfg->has_dev;
+	p->is_manager = flow_g.cfg.switch_mode && as_dev;
 	p->queues = core_calloc(flow_g.cfg.pipe_queues, sizeof(*p->queues));
 	if (p->queues == NULL)
 		goto fail;
@@ -493,7 +581,7 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 		goto unlock;
 	if (flow_g.cfg.switch_mode && !p->is_manager)
 		p->manager = newest_manager_locked();
-	err = nic_traffic_attach(p->id);
+	err = nic_traffic_attach(p->id, flow_queue_warn_unprocessed, p);
 	/* A representor's traffic starts at its manager's root pipe. */
 	if (err == DOCA_SUCCESS && p->manager)
 		err = nic_port_set_manager(p->id, p->manager->id);
@@ -509,7 +597,8 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 	flow_g.ports[p->id] = p;
 	p->report = core_report_register("flow_port", port_report, p);
 	const struct core_dev_caps *caps = p->dev ? core_dev_caps(p->dev) : NULL;
-	nic_port_set_trace_pid(p->id, caps ? caps->index + 1 : 1);
+	uint32_t dev_index = caps ? caps->index : cfg->devargs_dev && !cfg->has_dev ? cfg->devargs_dev_index : 0;
+	nic_port_set_trace_pid(p->id, dev_index + 1);
 unlock:
 	pthread_mutex_unlock(&flow_g.lock);
 	if (err != DOCA_SUCCESS) {
@@ -549,6 +638,11 @@ doca_error_t doca_flow_port_stop(struct doca_flow_port *port)
 {
 	if (!flow_inited(__func__))
 		return DOCA_ERROR_BAD_STATE;
+	/* The stop would free the queue the loop is walking. */
+	CHECK(flow_in_entry_cb(port) == NULL, DOCA_ERROR_BAD_STATE,
+	      "%s: port %u: called from an entry callback of doca_flow_entries_process on this port, which still "
+	      "uses the port's queue; stop the port after doca_flow_entries_process returns",
+	      __func__, port->id);
 	pthread_mutex_lock(&flow_g.lock);
 	doca_error_t err = flow_port_check(port, __func__);
 	if (err != DOCA_SUCCESS) {

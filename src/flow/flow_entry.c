@@ -188,6 +188,38 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 }
 
 /*
+ * Called from a NIC worker thread: the port's queues live until its stop has joined that
+ * thread, pipe objects until doca_flow_destroy, and an operation's entry while it is
+ * queued, so the queue locks are all it needs.
+ */
+void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id)
+{
+	const struct doca_flow_port *p = ctx;
+	const struct doca_flow_port *owner = p->manager ? p->manager : p;
+	const struct doca_flow_pipe *first = NULL;
+	uint32_t n = 0, elsewhere = 0;
+	for (uint16_t q = 0; q < owner->nr_queues; q++) {
+		struct flow_queue *fq = &owner->queues[q];
+		pthread_mutex_lock(&fq->lock);
+		for (struct flow_op *op = fq->head; op; op = op->next) {
+			const struct doca_flow_pipe *pipe = op_entry(op)->pipe;
+			if (first == NULL)
+				first = pipe;
+			elsewhere += pipe != first;
+			n++;
+		}
+		pthread_mutex_unlock(&fq->lock);
+	}
+	if (n == 0)
+		return;
+	char more[48] = "";
+	if (elsewhere)
+		snprintf(more, sizeof(more), " (%u of them on other pipes)", elsewhere);
+	CORE_LOG_WARN("port %u: traffic started with %u queued entry ops on pipe '%s'%s; call doca_flow_entries_process",
+		      port_id, n, first->name, more);
+}
+
+/*
  * An entry holds one reference on its shared counter (shared_id >= 0) from the call
  * that queues its ADD (resolve_counter) to the first of: the add refused after all
  * (entry_discard), an ERROR completion of the ADD, its DEL, its pipe's destruction
@@ -690,6 +722,22 @@ enum doca_flow_entry_status doca_flow_pipe_entry_get_status(struct doca_flow_pip
 
 /* ------------------------------------------------------------------ process */
 
+/* The ports whose doca_flow_entries_process this thread is inside, innermost first:
+ * entry callbacks run there, and must not free what the loop still uses. */
+struct flow_processing {
+	const struct doca_flow_port *port;
+	struct flow_processing *up;
+};
+static _Thread_local struct flow_processing *processing;
+
+const struct doca_flow_port *flow_in_entry_cb(const struct doca_flow_port *port)
+{
+	for (const struct flow_processing *f = processing; f; f = f->up)
+		if (port == NULL || f->port == port)
+			return f->port;
+	return NULL;
+}
+
 /* A removed entry leaves its pipe's count, list (heap entries) and shared counter. */
 static void entry_forget(struct doca_flow_pipe_entry *e)
 {
@@ -789,6 +837,8 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 	const uint32_t budget = max_processed_entries ? max_processed_entries : UINT32_MAX;
 	uint32_t total = 0;
 	uint64_t t0 = core_trace_enabled() ? core_trace_now_us() : 0;
+	struct flow_processing frame = {port, processing};
+	processing = &frame;
 	/*
 	 * One operation at a time, taken off the queue under its lock: a callback (or
 	 * another thread, between two operations) may destroy a pipe, and
@@ -818,6 +868,7 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 		idle &= port->queues[q].pending == 0;
 		pthread_mutex_unlock(&port->queues[q].lock);
 	}
+	processing = frame.up;
 	if (idle)
 		nic_traffic_kick(port->id);
 	if (core_trace_enabled()) {

@@ -44,6 +44,8 @@ struct doca_flow_port_cfg {
 	bool has_port_id;
 	uint16_t port_id;
 	bool has_dev, has_dev_rep;
+	bool devargs_dev;	    /* devargs named a device (doca_flow_port_cfg_set_devargs) */
+	uint32_t devargs_dev_index; /* its index in the emulated inventory */
 	struct doca_dev *dev;
 	struct doca_dev_rep *dev_rep;
 	uint16_t priv_data_size;
@@ -320,6 +322,10 @@ void flow_actions_entry(const struct flow_act_tmpl *t, const struct doca_flow_ac
 FLOWDPA_MUST_CHECK doca_error_t flow_fwd_convert(const struct doca_flow_fwd *fwd, struct nic_fwd *out, const char *who);
 /* Entry queues (flow_entry.c). */
 void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pipe);
+/* The NIC's traffic source of port_id started on its 1 s fallback (nic_traffic_attach):
+ * one WARNING when entry operations of ctx (the port, or its switch manager, which holds
+ * its pipes) are still queued. Takes only the queue locks. */
+void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id);
 void flow_entry_destroy_all(struct doca_flow_pipe *pipe);
 /* HASH pipes: the entry pool (NO_MEMORY), freed by flow_entry_destroy_all or, for a pipe
  * that failed to create, by flow_entry_pool_free. */
@@ -330,5 +336,8 @@ void flow_entry_for_each(struct doca_flow_pipe *pipe, void (*fn)(const struct do
 			 void *arg);
 void flow_pipe_destroy_locked(struct doca_flow_pipe *pipe);
 void flow_op_cache_drain(void);
+/* The port (port, or any when NULL) whose doca_flow_entries_process the calling thread is
+ * inside, i.e. it runs an entry callback; NULL when none. */
+const struct doca_flow_port *flow_in_entry_cb(const struct doca_flow_port *port);
 
 #endif /* FLOWDPA_FLOW_INTERNAL_H_ */

@@ -182,8 +182,10 @@ doca_error_t flow_fwd_convert(const struct doca_flow_fwd *fwd, struct nic_fwd *o
 	case DOCA_FLOW_FWD_NONE:
 		return DOCA_SUCCESS;
 	case DOCA_FLOW_FWD_PORT:
-		CHECK(fwd->port_id < NIC_MAX_PORTS, DOCA_ERROR_INVALID_VALUE, "%s: fwd port_id %u out of range", who,
-		      fwd->port_id);
+		/* A port id that can never be started; one not started (yet, or any more) is
+		 * accepted as on hardware, and its frames dropped (drop reason port_not_started). */
+		CHECK(fwd->port_id < NIC_MAX_PORTS, DOCA_ERROR_INVALID_VALUE,
+		      "%s: fwd port_id %u does not exist (port ids are 0..%u)", who, fwd->port_id, NIC_MAX_PORTS - 1);
 		out->type = NIC_FWD_PORT;
 		out->port_id = fwd->port_id;
 		return DOCA_SUCCESS;

@@ -174,8 +174,13 @@ doca_error_t flowdpa_port_stats_get(uint16_t port_id, struct flowdpa_port_stats 
 
 doca_error_t flowdpa_traffic_wait(uint32_t timeout_ms)
 {
-	doca_error_t err = nic_traffic_wait(timeout_ms);
-	if (err != DOCA_SUCCESS)
-		CORE_LOG_ERR("%s: traffic sources still running after %u ms", __func__, timeout_ms);
+	uint16_t port = 0;
+	doca_error_t err = nic_traffic_wait(timeout_ms, &port);
+	if (err == DOCA_ERROR_BAD_STATE)
+		CORE_LOG_ERR("%s: FLOWDPA_PORT%u_RX is set but port %u is not started: its source cannot play", __func__,
+			     port, port);
+	else if (err != DOCA_SUCCESS)
+		CORE_LOG_ERR("%s: traffic sources still running after %u ms (port %u among them)", __func__, timeout_ms,
+			     port);
 	return err;
 }

@@ -128,7 +128,9 @@ struct burst_acc {
 	 * burst only counts further frames to them. A burst is one unit for port stop and
 	 * capture changes (both wait for it or tolerate it), so this snapshot is exact. */
 	uint32_t plain_tx;
-	uint64_t drops;
+	uint32_t drop[NIC_DROP_NR_REASONS]; /* enum nic_drop_reason */
+	uint32_t down; /* ports not started that frames were sent to (NIC_DROP_PORT_DOWN) */
+	uint32_t down_pkts[NIC_MAX_PORTS]; /* per port of down, set when its bit is */
 	uint64_t host;
 	uint64_t tx_pkts[NIC_MAX_PORTS];
 	uint64_t tx_bytes[NIC_MAX_PORTS];
@@ -509,7 +511,15 @@ static void dispatch(struct burst_acc *acc, struct pkt *p, const struct nic_fwd 
 			acc->tx_bytes[fwd->port_id] += p->len;
 			nic_port_capture(fwd->port_id, NIC_CAPTURE_TX, p->data, p->len);
 		} else {
-			acc->drops++;
+			acc->drop[NIC_DROP_PORT_DOWN]++;
+			if (fwd->port_id < NIC_MAX_PORTS) { /* else refused at creation */
+				uint32_t bit = 1u << fwd->port_id;
+				if (!(acc->down & bit)) {
+					acc->down |= bit;
+					acc->down_pkts[fwd->port_id] = 0;
+				}
+				acc->down_pkts[fwd->port_id]++;
+			}
 		}
 		return;
 	case NIC_FWD_PIPE:
@@ -525,11 +535,11 @@ static void dispatch(struct burst_acc *acc, struct pkt *p, const struct nic_fwd 
 			nic_port_capture(acc->in_port, NIC_CAPTURE_HOST, p->data, p->len);
 			return;
 		}
-		acc->drops++;
+		acc->drop[NIC_DROP_FWD_DROP]++;
 		return;
 	case NIC_FWD_DROP:
 	default:
-		acc->drops++;
+		acc->drop[NIC_DROP_FWD_DROP]++;
 		return;
 	}
 }
@@ -576,7 +586,7 @@ static void walk(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, stru
 		 int depth)
 {
 	if (NIC_UNLIKELY(depth >= NIC_MAX_PIPE_DEPTH || !nic_pipe_alive(pp))) {
-		acc->drops++;
+		acc->drop[depth >= NIC_MAX_PIPE_DEPTH ? NIC_DROP_PIPE_LOOP : NIC_DROP_PIPE_DESTROYED]++;
 		return;
 	}
 	struct nic_entry *e = pre;
@@ -779,9 +789,16 @@ static inline __attribute__((always_inline)) void root_burst_prefetched(struct b
 
 static void burst_flush(struct burst_acc *acc, uint64_t rx_pkts, uint64_t rx_bytes, uint64_t errors)
 {
-	struct nic_port_delta d = {
-		.rx_pkts = rx_pkts, .rx_bytes = rx_bytes, .rx_errors = errors, .drops = acc->drops, .host = acc->host};
+	struct nic_port_delta d = {.rx_pkts = rx_pkts, .rx_bytes = rx_bytes, .rx_errors = errors, .host = acc->host};
+	for (int r = 0; r < NIC_DROP_NR_REASONS; r++) {
+		d.drop[r] = acc->drop[r];
+		d.drops += acc->drop[r];
+	}
 	nic_port_account(acc->in_port, &d);
+	for (uint32_t m = acc->down; NIC_UNLIKELY(m); m &= m - 1) {
+		uint32_t port = (uint32_t)__builtin_ctz(m);
+		nic_port_note_down_drops(acc->in_port, (uint16_t)port, acc->down_pkts[port]);
+	}
 	for (uint32_t m = acc->touched; m; m &= m - 1) {
 		uint32_t port = (uint32_t)__builtin_ctz(m);
 		nic_port_account_tx(port, acc->tx_pkts[port], acc->tx_bytes[port]);
@@ -938,7 +955,8 @@ static uint32_t rx_chunk(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
 	acc.in_port = port_id;
 	acc.touched = 0;
 	acc.plain_tx = 0;
-	acc.drops = 0;
+	memset(acc.drop, 0, sizeof(acc.drop));
+	acc.down = 0;
 	acc.host = 0;
 	acc.shard = nic_dp_enter();
 	/* The root is alive for the whole burst: it was read from the port under nic_dp_enter. */
@@ -952,7 +970,7 @@ static uint32_t rx_chunk(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
 		struct pkt pk[NIC_BURST_MAX];
 		np = parse_burst(port_id, bufs, n, pk, NULL, false, NULL, NULL, &bytes, &errors);
 		if (root == NULL)
-			acc.drops += np;
+			acc.drop[NIC_DROP_NO_ROOT] += np;
 		for (uint32_t i = 0; root && i < np; i++)
 			walk(&acc, &pk[i], root, NULL, false, 0);
 	}

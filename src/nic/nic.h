@@ -366,6 +366,19 @@ FLOWDPA_MUST_CHECK doca_error_t nic_hash_entry_counter_read(const struct nic_pip
 
 /* ------------------------------------------------------------------ ports and datapath */
 
+/* Why a frame received on a port was dropped: each drop counts under exactly one. */
+enum nic_drop_reason {
+	NIC_DROP_FWD_DROP,	 /* fwd or fwd_miss DROP, or the NONE miss of a non-root pipe */
+	NIC_DROP_NO_ROOT,	 /* the port has no root pipe */
+	NIC_DROP_PIPE_DESTROYED, /* forwarded to a destroyed pipe */
+	NIC_DROP_PIPE_LOOP,	 /* deeper than NIC_MAX_PIPE_DEPTH pipes */
+	NIC_DROP_PORT_DOWN,	 /* fwd to a port that is not started */
+	NIC_DROP_NR_REASONS,
+};
+/* The reason's name in reports and logs ("fwd_drop", "no_root_pipe", "pipe_destroyed",
+ * "pipe_loop", "port_not_started"); "unknown" out of range. */
+const char *nic_drop_reason_name(unsigned reason);
+
 struct nic_port_stats {
 	uint64_t rx_pkts;
 	uint64_t rx_bytes;
@@ -373,8 +386,9 @@ struct nic_port_stats {
 	uint64_t tx_pkts;   /* left this port */
 	uint64_t tx_bytes;
 	uint64_t host_pkts; /* delivered to this port's host queue */
-	uint64_t drops;	    /* received here and dropped (fwd DROP, no root, dead pipe, loop) */
+	uint64_t drops;	    /* received here and dropped: the sum of drop_reason[] */
 	uint64_t capture_overflow; /* transmitted but not kept by a full capture ring */
+	uint64_t drop_reason[NIC_DROP_NR_REASONS]; /* enum nic_drop_reason */
 };
 
 /* Start / stop a logical port. ALREADY_EXIST, NOT_FOUND (not started), INVALID_VALUE (id). */
@@ -431,12 +445,18 @@ uint32_t nic_capture_count(uint16_t port_id, enum nic_capture_queue q);
  * pipe present, or 1 s after the root pipe appeared. IO_FAILED when a file cannot be
  * opened (logged with the path and the reason).
  */
-FLOWDPA_MUST_CHECK doca_error_t nic_traffic_attach(uint16_t port_id);
+typedef void (*nic_traffic_unprocessed_fn)(void *ctx, uint16_t port_id);
+/* unprocessed(ctx, port), when not NULL, is called from the source's thread when it starts
+ * on the 1 s fallback (entries_process never returned idle): the flow layer names what
+ * is still queued. It must not wait for the port's stop. */
+FLOWDPA_MUST_CHECK doca_error_t nic_traffic_attach(uint16_t port_id, nic_traffic_unprocessed_fn unprocessed, void *ctx);
 /* The flow layer saw entries_process return with nothing pending on the port. */
 void nic_traffic_kick(uint16_t port_id);
-/* Wait until every RX source has finished playing (timeout_ms 0 = forever).
- * TIME_OUT when one is still running. */
-FLOWDPA_MUST_CHECK doca_error_t nic_traffic_wait(uint32_t timeout_ms);
+/* Wait until every RX source has finished playing (timeout_ms 0 = forever). TIME_OUT
+ * when one is still running, BAD_STATE when a configured source cannot play (its port
+ * has not started since the last nic_shutdown); *port_id names the port either way. A
+ * source whose port was stopped before it played out has ended (its stop said so). */
+FLOWDPA_MUST_CHECK doca_error_t nic_traffic_wait(uint32_t timeout_ms, uint16_t *port_id);
 
 /* Deterministic generator frames: 64-byte Eth/IPv4/UDP, flow i -> dst 10.0.0.0 + i. */
 void nic_gen_frame(uint32_t flow, uint8_t frame[64]);
@@ -453,7 +473,8 @@ void nic_gen_destroy(struct nic_gen *gen);
  * left it. Called by control paths before freeing memory the datapath may read.
  */
 void nic_dp_synchronize(void);
-/* Free everything (pipes, entries, captures); ports must be stopped. */
+/* Free everything (pipes, entries, captures); ports must be stopped. Logs a WARNING per
+ * FLOWDPA_PORTn_RX source whose port never started since the last shutdown. */
 void nic_shutdown(void);
 
 #endif /* FLOWDPA_NIC_H_ */

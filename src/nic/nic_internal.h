@@ -348,6 +348,7 @@ extern struct nic_port_hot nic_port_hot[NIC_MAX_PORTS];
 /* Counts of one burst for the port it arrived on, added once per burst. */
 struct nic_port_delta {
 	uint64_t rx_pkts, rx_bytes, rx_errors, drops, host;
+	uint32_t drop[NIC_DROP_NR_REASONS]; /* drops by reason (their sum is drops) */
 };
 
 /* The root pipe packets arriving on port_id start at (a representor: its manager's). */
@@ -372,12 +373,17 @@ static inline void nic_port_capture(uint16_t port_id, enum nic_capture_queue q, 
 FLOWDPA_MUST_CHECK doca_error_t nic_port_set_root(uint16_t port_id, struct nic_pipe *root, struct nic_pipe *expected);
 void nic_port_account(uint16_t port_id, const struct nic_port_delta *d);
 void nic_port_account_tx(uint32_t port_id, uint64_t pkts, uint64_t bytes);
+/* A burst on in_port dropped n frames forwarded to to_port, which is not started: one
+ * WARNING at the first, then at most one a second per pair of ports (port.c). */
+void nic_port_note_down_drops(uint16_t in_port, uint16_t to_port, uint32_t n);
 /* TX pcap sink of a port (traffic.c opens it, port.c writes it under the port lock). */
 void nic_port_set_dumper(uint16_t port_id, void *dumper);
 
 /* Traffic (traffic.c): the port's root pipe appeared, and port teardown. */
 void nic_traffic_root_set(uint16_t port_id);
 void nic_traffic_detach(uint16_t port_id);
+/* nic_shutdown: report the sources whose port never started, start a new session. */
+void nic_traffic_shutdown(void);
 /* Pipes (pipe.c): free the memory of every pipe at shutdown. */
 void nic_pipes_free_all(void);
 

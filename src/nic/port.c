@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 
 #include <core/core.h>
 
@@ -27,6 +28,10 @@ struct port_cold {
 	struct capture_ring ring[2];
 	pcap_dumper_t *dumper;
 	_Atomic uint64_t rx_pkts, rx_bytes, rx_errors, tx_pkts, tx_bytes, host, drops, overflow;
+	_Atomic uint64_t drop[NIC_DROP_NR_REASONS];
+	/* nic_port_note_down_drops, per destination port: when the next line may be logged,
+	 * the drops not logged yet. */
+	_Atomic uint64_t down_next_ns[NIC_MAX_PORTS], down_unlogged[NIC_MAX_PORTS];
 };
 
 struct nic_port_hot nic_port_hot[NIC_MAX_PORTS];
@@ -89,6 +94,12 @@ doca_error_t nic_port_start(uint16_t id)
 	atomic_store(&c->host, 0);
 	atomic_store(&c->drops, 0);
 	atomic_store(&c->overflow, 0);
+	for (int r = 0; r < NIC_DROP_NR_REASONS; r++)
+		atomic_store(&c->drop[r], 0);
+	for (int i = 0; i < NIC_MAX_PORTS; i++) {
+		atomic_store(&c->down_next_ns[i], 0);
+		atomic_store(&c->down_unlogged[i], 0);
+	}
 	doca_error_t err = ring_resize(&c->ring[0], CAPTURE_DEFAULT_DEPTH);
 	if (err == DOCA_SUCCESS)
 		err = ring_resize(&c->ring[1], CAPTURE_DEFAULT_DEPTH);
@@ -181,7 +192,21 @@ doca_error_t nic_port_stats_get(uint16_t id, struct nic_port_stats *s)
 	s->host_pkts = atomic_load(&c->host);
 	s->drops = atomic_load(&c->drops);
 	s->capture_overflow = atomic_load(&c->overflow);
+	for (int r = 0; r < NIC_DROP_NR_REASONS; r++)
+		s->drop_reason[r] = atomic_load(&c->drop[r]);
 	return DOCA_SUCCESS;
+}
+
+const char *nic_drop_reason_name(unsigned reason)
+{
+	static const char *const names[NIC_DROP_NR_REASONS] = {
+		[NIC_DROP_FWD_DROP] = "fwd_drop",
+		[NIC_DROP_NO_ROOT] = "no_root_pipe",
+		[NIC_DROP_PIPE_DESTROYED] = "pipe_destroyed",
+		[NIC_DROP_PIPE_LOOP] = "pipe_loop",
+		[NIC_DROP_PORT_DOWN] = "port_not_started",
+	};
+	return reason < NIC_DROP_NR_REASONS ? names[reason] : "unknown";
 }
 
 doca_error_t nic_port_set_root(uint16_t id, struct nic_pipe *root, struct nic_pipe *expected)
@@ -202,8 +227,12 @@ void nic_port_account(uint16_t id, const struct nic_port_delta *d)
 	}
 	if (d->rx_errors)
 		atomic_fetch_add_explicit(&c->rx_errors, d->rx_errors, memory_order_relaxed);
-	if (d->drops)
+	if (d->drops) {
 		atomic_fetch_add_explicit(&c->drops, d->drops, memory_order_relaxed);
+		for (int r = 0; r < NIC_DROP_NR_REASONS; r++)
+			if (d->drop[r])
+				atomic_fetch_add_explicit(&c->drop[r], d->drop[r], memory_order_relaxed);
+	}
 	if (d->host)
 		atomic_fetch_add_explicit(&c->host, d->host, memory_order_relaxed);
 }
@@ -212,6 +241,28 @@ void nic_port_account_tx(uint32_t id, uint64_t pkts, uint64_t bytes)
 {
 	atomic_fetch_add_explicit(&ports[id].tx_pkts, pkts, memory_order_relaxed);
 	atomic_fetch_add_explicit(&ports[id].tx_bytes, bytes, memory_order_relaxed);
+}
+
+/*
+ * Forwarding to a port that is not started drops the frame on hardware without a word;
+ * here the first such drop is logged, then at most one line a second (with the count
+ * since), so a sustained flow does not flood the log. Off the packet path: a burst calls
+ * it only when it had such drops.
+ */
+void nic_port_note_down_drops(uint16_t in_port, uint16_t to_port, uint32_t n)
+{
+	struct port_cold *c = &ports[in_port];
+	struct timespec ts;
+	atomic_fetch_add_explicit(&c->down_unlogged[to_port], n, memory_order_relaxed);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	uint64_t next = atomic_load_explicit(&c->down_next_ns[to_port], memory_order_relaxed);
+	if (now < next || !atomic_compare_exchange_strong(&c->down_next_ns[to_port], &next, now + 1000000000ull))
+		return;
+	uint64_t k = atomic_exchange(&c->down_unlogged[to_port], 0);
+	CORE_LOG_WARN("port %u: %llu frame(s) forwarded to port %u dropped: port %u is not started (drop reason %s; "
+		      "at most one such line a second)",
+		      in_port, (unsigned long long)k, to_port, to_port, nic_drop_reason_name(NIC_DROP_PORT_DOWN));
 }
 
 void nic_port_capture_slow(uint16_t id, enum nic_capture_queue q, const uint8_t *data, uint32_t len)
@@ -301,5 +352,6 @@ void nic_shutdown(void)
 		doca_error_t err = nic_port_started(i) ? nic_port_stop(i) : DOCA_SUCCESS;
 		(void)err;
 	}
+	nic_traffic_shutdown();
 	nic_pipes_free_all();
 }

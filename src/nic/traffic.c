@@ -4,6 +4,8 @@
  * FLOWDPA_PORTn_TX pcap sink. A source starts when the flow layer kicks the port (its
  * root pipe exists and entries_process returned with nothing pending) or 1 s after the
  * root pipe appeared, whichever is first (docs/configuration.md, FLOWDPA_PORTn_RX).
+ * A source that does not play out (its port never started, stopped first, or the
+ * program ended first) says so with one line: zero traffic is never silent.
  */
 #include <errno.h>
 #include <math.h>
@@ -37,11 +39,32 @@ struct source {
 	bool stop, kicked, root_seen, done;
 	uint64_t root_ns;
 	pcap_t *sink_dead;
+	/* Frames played by this attach, and to play (every loop): what a stop reports. */
+	_Atomic uint64_t played;
+	uint64_t total;
+	/* Attached since the last nic_traffic_shutdown (under lock). */
+	bool attached_once;
+	/* Told when the source starts on the 1 s fallback (nic_traffic_attach). */
+	nic_traffic_unprocessed_fn unprocessed;
+	void *unprocessed_ctx;
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static struct source sources[NIC_MAX_PORTS];
+static bool session; /* a port was started since the last nic_traffic_shutdown */
+/* A paced source's sleep, on CLOCK_MONOTONIC (pace_cond_init); a stop broadcasts it. */
+static pthread_cond_t pace_cond;
+static pthread_once_t pace_once = PTHREAD_ONCE_INIT;
+
+static void pace_cond_init(void)
+{
+	pthread_condattr_t a;
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&pace_cond, &a);
+	pthread_condattr_destroy(&a);
+}
 
 static uint64_t now_ns(void)
 {
@@ -245,6 +268,54 @@ static bool may_start(const struct source *s)
 	return s->kicked || (s->root_seen && now_ns() >= s->root_ns + START_DELAY_NS);
 }
 
+/* Frames in a pcap file as load_pcap would keep them; UINT64_MAX when unreadable. */
+static uint64_t pcap_frames(const char *path)
+{
+	char err[PCAP_ERRBUF_SIZE];
+	pcap_t *pc = pcap_open_offline(path, err);
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	uint64_t n = 0;
+	if (pc == NULL)
+		return UINT64_MAX;
+	while (pcap_next_ex(pc, &h, &data) == 1)
+		n += h->caplen >= 14 && h->caplen <= NIC_MAX_FRAME;
+	pcap_close(pc);
+	return n;
+}
+
+/* "port n: source in.pcap played 3/14 frames (why)": a source that did not play out. */
+static void log_unplayed(uint16_t port, const struct core_traffic_src *cfg, uint64_t played, uint64_t total,
+			 const char *why)
+{
+	char of[32] = "";
+	if (total != UINT64_MAX)
+		snprintf(of, sizeof(of), "/%llu", (unsigned long long)total);
+	CORE_LOG_WARN("port %u: source %s played %llu%s frames (%s)", port,
+		      cfg->kind == CORE_TRAFFIC_PCAP ? cfg->path : "gen", (unsigned long long)played, of, why);
+}
+
+/* Frames due elapsed_ns after the start at rate_pps: the first at once. 128-bit: a long
+ * run at a high rate overflows 64 bits. */
+static uint64_t frames_due(uint64_t elapsed_ns, uint64_t rate_pps)
+{
+	return (uint64_t)((unsigned __int128)elapsed_ns * rate_pps / 1000000000u) + 1;
+}
+
+/* Sleep until due_ns (CLOCK_MONOTONIC) unless the source is stopped first: the stop
+ * wakes the wait at once. True when stopped. */
+static bool pace_wait(struct source *s, uint64_t due_ns)
+{
+	struct timespec ts = {(time_t)(due_ns / 1000000000ull), (long)(due_ns % 1000000000ull)};
+	pthread_mutex_lock(&lock);
+	while (!s->stop && now_ns() < due_ns)
+		if (pthread_cond_timedwait(&pace_cond, &lock, &ts) == ETIMEDOUT)
+			break;
+	bool stop = s->stop;
+	pthread_mutex_unlock(&lock);
+	return stop;
+}
+
 static void *source_main(void *arg)
 {
 	struct source *s = arg;
@@ -264,7 +335,10 @@ static void *source_main(void *arg)
 	}
 	/* A port stopped before its start rule fired gets no traffic at all. */
 	bool stopped_early = s->stop;
+	bool fallback = !s->stop && !s->kicked;
 	pthread_mutex_unlock(&lock);
+	if (fallback && s->unprocessed)
+		s->unprocessed(s->unprocessed_ctx, s->port);
 
 	uint64_t per_loop = s->cfg.kind == CORE_TRAFFIC_PCAP ? s->nframes : s->cfg.pkts;
 	uint32_t loops = s->cfg.loop ? s->cfg.loop : 1;
@@ -272,8 +346,20 @@ static void *source_main(void *arg)
 	bool stop = stopped_early;
 	for (uint32_t l = 0; l < loops && !stop; l++) {
 		for (uint64_t i = 0; i < per_loop && !stop;) {
+			/* Paced: frame k is due at t0 + k / rate, and a burst holds only the frames
+			 * due by now, so the rate holds within a burst too. */
+			uint64_t room = NIC_BURST_MAX;
+			if (s->cfg.rate_pps) {
+				uint64_t due = frames_due(now_ns() - t0, s->cfg.rate_pps);
+				room = due > sent ? due - sent : 0;
+				if (room == 0) {
+					stop = pace_wait(s, t0 + (uint64_t)((unsigned __int128)sent * 1000000000u /
+									      s->cfg.rate_pps));
+					continue;
+				}
+			}
 			uint32_t n = 0;
-			for (; n < NIC_BURST_MAX && i < per_loop; n++, i++) {
+			for (; n < room && n < NIC_BURST_MAX && i < per_loop; n++, i++) {
 				bufs[n].data = frames[n];
 				if (s->cfg.kind == CORE_TRAFFIC_PCAP) {
 					bufs[n].len = s->lens[i];
@@ -285,14 +371,7 @@ static void *source_main(void *arg)
 			}
 			nic_port_rx_burst(s->port, bufs, n);
 			sent += n;
-			if (s->cfg.rate_pps) {
-				uint64_t due = t0 + sent * 1000000000ull / s->cfg.rate_pps, t = now_ns();
-				if (due > t) {
-					struct timespec d = {(time_t)((due - t) / 1000000000ull),
-							     (long)((due - t) % 1000000000ull)};
-					nanosleep(&d, NULL);
-				}
-			}
+			atomic_store_explicit(&s->played, sent, memory_order_relaxed);
 			pthread_mutex_lock(&lock);
 			stop = s->stop;
 			pthread_mutex_unlock(&lock);
@@ -318,7 +397,7 @@ static void source_free(struct source *s)
 	s->nframes = 0;
 }
 
-doca_error_t nic_traffic_attach(uint16_t port)
+doca_error_t nic_traffic_attach(uint16_t port, nic_traffic_unprocessed_fn unprocessed, void *ctx)
 {
 	if (port >= NIC_MAX_PORTS)
 		return DOCA_ERROR_INVALID_VALUE;
@@ -327,6 +406,9 @@ doca_error_t nic_traffic_attach(uint16_t port)
 		return core_config_status();
 	struct source *s = &sources[port];
 	doca_error_t err = DOCA_SUCCESS;
+	pthread_mutex_lock(&lock);
+	session = true; /* a port started: the never-started ones are reported at shutdown */
+	pthread_mutex_unlock(&lock);
 
 	const struct core_traffic_sink *tx = &cfg->port_tx[port];
 	if (tx->kind == CORE_TRAFFIC_PCAP) {
@@ -355,7 +437,13 @@ doca_error_t nic_traffic_attach(uint16_t port)
 		err = nic_gen_create(rx->flows ? rx->flows : 1, rx->zipf, rx->seed, &s->gen);
 	if (err != DOCA_SUCCESS)
 		goto fail;
+	s->unprocessed = unprocessed;
+	s->unprocessed_ctx = ctx;
+	atomic_store_explicit(&s->played, 0, memory_order_relaxed);
+	s->total = (rx->kind == CORE_TRAFFIC_PCAP ? s->nframes : rx->pkts) * (rx->loop ? rx->loop : 1);
+	pthread_once(&pace_once, pace_cond_init);
 	pthread_mutex_lock(&lock);
+	s->attached_once = true;
 	s->stop = s->kicked = s->done = false;
 	s->root_seen = nic_port_root(port) != NULL;
 	s->root_ns = now_ns();
@@ -409,14 +497,27 @@ void nic_traffic_root_set(uint16_t port)
 	pthread_mutex_unlock(&lock);
 }
 
-doca_error_t nic_traffic_wait(uint32_t timeout_ms)
+doca_error_t nic_traffic_wait(uint32_t timeout_ms, uint16_t *port)
 {
 	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	const struct core_config *cfg = core_config_get();
 	pthread_mutex_lock(&lock);
+	/* A configured source whose port has not started since the last shutdown cannot play:
+	 * waiting for it would end in silence (or a time-out). */
+	for (uint16_t i = 0; cfg && i < NIC_MAX_PORTS; i++) {
+		if (cfg->port_rx[i].kind != CORE_TRAFFIC_NONE && !sources[i].attached_once) {
+			pthread_mutex_unlock(&lock);
+			*port = i;
+			return DOCA_ERROR_BAD_STATE;
+		}
+	}
 	for (;;) {
 		bool busy = false;
-		for (int i = 0; i < NIC_MAX_PORTS; i++)
-			busy |= sources[i].attached && !sources[i].done;
+		for (uint16_t i = 0; i < NIC_MAX_PORTS && !busy; i++)
+			if (sources[i].attached && !sources[i].done) {
+				busy = true;
+				*port = i;
+			}
 		if (!busy)
 			break;
 		if (timeout_ms && now_ns() >= deadline) {
@@ -440,8 +541,11 @@ void nic_traffic_detach(uint16_t port)
 {
 	struct source *s = &sources[port];
 	pthread_mutex_lock(&lock);
+	bool had_source = s->attached, had_root = s->root_seen || nic_port_root(port) != NULL;
 	s->stop = true;
 	pthread_cond_broadcast(&cond);
+	if (s->thread_started)
+		pthread_cond_broadcast(&pace_cond);
 	bool join = s->thread_started;
 	pthread_mutex_unlock(&lock);
 	if (join)
@@ -450,6 +554,10 @@ void nic_traffic_detach(uint16_t port)
 	s->thread_started = false;
 	s->attached = false;
 	pthread_mutex_unlock(&lock);
+	uint64_t played = atomic_load_explicit(&s->played, memory_order_relaxed);
+	if (had_source && played < s->total)
+		log_unplayed(port, &s->cfg, played, s->total,
+			     had_root ? "port stopped first" : "port stopped first; it had no root pipe");
 	source_free(s);
 	/* The TX dumper stays with the port: nic_port_stop flushes, checks and closes it
 	 * once no datapath thread can write to it any more. */
@@ -457,4 +565,44 @@ void nic_traffic_detach(uint16_t port)
 		pcap_close(s->sink_dead);
 		s->sink_dead = NULL;
 	}
+}
+
+/* The sources configured for ports that were never started in this session. */
+static void report_never_started(void)
+{
+	const struct core_config *cfg = core_config_get();
+	for (uint16_t i = 0; cfg && session && i < NIC_MAX_PORTS; i++) {
+		const struct core_traffic_src *rx = &cfg->port_rx[i];
+		if (rx->kind == CORE_TRAFFIC_NONE || sources[i].attached_once)
+			continue;
+		uint64_t per_loop = rx->kind == CORE_TRAFFIC_PCAP ? pcap_frames(rx->path) : rx->pkts;
+		uint64_t total = per_loop == UINT64_MAX ? UINT64_MAX : per_loop * (rx->loop ? rx->loop : 1);
+		log_unplayed(i, rx, 0, total, "port never started");
+	}
+}
+
+void nic_traffic_shutdown(void)
+{
+	report_never_started();
+	pthread_mutex_lock(&lock);
+	session = false;
+	for (int i = 0; i < NIC_MAX_PORTS; i++)
+		sources[i].attached_once = false;
+	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * A program that exits with sources still playing, or without doca_flow_destroy while a
+ * configured port never started: the last word on them. Reads only what the sources
+ * publish atomically; the worker threads end with the process.
+ */
+__attribute__((destructor)) static void traffic_at_exit(void)
+{
+	for (uint16_t i = 0; session && i < NIC_MAX_PORTS; i++) {
+		struct source *s = &sources[i];
+		uint64_t played = atomic_load_explicit(&s->played, memory_order_relaxed);
+		if (s->attached && played < s->total)
+			log_unplayed(i, &s->cfg, played, s->total, "program ended first");
+	}
+	report_never_started();
 }

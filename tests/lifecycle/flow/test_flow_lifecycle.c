@@ -4,7 +4,7 @@
  * flush and stop with live pipes, doca_flow_destroy with ports still started, repeated
  * init/destroy cycles, external resources held by an export or a pipe cfg, HASH pipes
  * (whose entries live in a per-pipe pool) destroyed with entries live and queued, entry
- * callbacks that destroy pipes, shared-counter references from queueing to the end,
+ * callbacks that destroy pipes or try to stop the port being processed, shared-counter references from queueing to the end,
  * switch ports left to doca_flow_destroy, stale handles of stopped ports.
  */
 #include <setjmp.h>
@@ -18,6 +18,7 @@
 #include <flow/flow_provider.h>
 
 #include "flow_test_common.h"
+#include "log_capture.h"
 
 static struct doca_flow_port *ports[2];
 static enum doca_flow_entry_op ops[16];
@@ -478,6 +479,108 @@ static void test_del_callback_destroys_own_pipe(void **state)
 			 DOCA_SUCCESS);
 }
 
+/* ------------------------------------------------------------------ callbacks that stop ports */
+
+/* The first completion tries to tear down the port being processed (and DOCA Flow);
+ * later ones only count. */
+static struct {
+	int calls;
+	doca_error_t stop_own, stop_other;
+	bool stop_other_port, flush;
+} stops;
+
+static void stop_cb(struct doca_flow_pipe_entry *entry, uint16_t q, enum doca_flow_entry_status st,
+		    enum doca_flow_entry_op op, void *ctx)
+{
+	(void)entry, (void)q, (void)op, (void)ctx;
+	assert_int_equal(st, DOCA_FLOW_ENTRY_STATUS_SUCCESS);
+	if (stops.calls++ != 0)
+		return;
+	if (stops.flush) {
+		doca_flow_port_pipes_flush(ports[0]);
+		return;
+	}
+	stops.stop_own = doca_flow_port_stop(ports[0]);
+	doca_flow_destroy();
+	if (stops.stop_other_port)
+		stops.stop_other = doca_flow_port_stop(ports[1]);
+}
+
+static int setup_stop(void **state)
+{
+	(void)state;
+	memset(&stops, 0, sizeof(stops));
+	if (init_doca_flow_cb(1, "vnf,hws", stop_cb) != DOCA_SUCCESS)
+		return -1;
+	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+}
+
+/*
+ * Issue 15: a callback that stopped the port being processed (or destroyed DOCA Flow)
+ * freed the queue doca_flow_entries_process was still walking (a use-after-free under
+ * ASan). Both are refused with one line; the processing completes every queued
+ * operation and the port keeps working until it is stopped afterwards.
+ */
+static void test_callback_stops_processed_port(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe *p = dport_pipe(true);
+	for (uint16_t d = 1; d <= 3; d++)
+		add(p, d);
+	log_capture_clear();
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(stops.calls, 3);
+	assert_int_equal(stops.stop_own, DOCA_ERROR_BAD_STATE);
+	if (log_capture_count(NULL) != 2)
+		log_capture_dump();
+	assert_int_equal(log_capture_count(NULL), 2);
+	assert_int_equal(log_capture_count("doca_flow_port_stop: port 0: called from an entry callback of "
+					   "doca_flow_entries_process on this port, which still uses the port's queue; "
+					   "stop the port after doca_flow_entries_process returns"),
+			 1);
+	assert_int_equal(log_capture_count("doca_flow_destroy: called from an entry callback of "
+					   "doca_flow_entries_process on port 0, which still uses the port's queue; "
+					   "nothing destroyed: call it after doca_flow_entries_process returns"),
+			 1);
+	/* Nothing was torn down: the entries forward, the port stops normally afterwards. */
+	ft_drain(1);
+	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 2), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_count(1), 1);
+	assert_int_equal(doca_flow_port_stop(ports[0]), DOCA_SUCCESS);
+	ports[0] = NULL;
+}
+
+/* Stopping another port from a callback is fine: its queues are not being walked. */
+static void test_callback_stops_other_port(void **state)
+{
+	(void)state;
+	stops.stop_other_port = true;
+	struct doca_flow_pipe *p = dport_pipe(true);
+	add(p, 1);
+	add(p, 2);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(stops.calls, 2);
+	assert_int_equal(stops.stop_own, DOCA_ERROR_BAD_STATE);
+	assert_int_equal(stops.stop_other, DOCA_SUCCESS);
+	ports[1] = NULL;
+}
+
+/* Flushing the processed port's pipes from a callback works: their queued operations
+ * go without a callback, the loop ends on an empty queue. */
+static void test_callback_flushes_processed_port(void **state)
+{
+	(void)state;
+	stops.flush = true;
+	struct doca_flow_pipe *p = dport_pipe(true);
+	for (uint16_t d = 1; d <= 3; d++)
+		add(p, d);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(stops.calls, 1);
+	assert_false(pipe_alive(p));
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(stops.calls, 1);
+}
+
 /* ------------------------------------------------------------------ shared-counter references */
 
 /*
@@ -680,7 +783,8 @@ static void test_resource_held_by_pipe_cfg(void **state)
 
 int main(void)
 {
-	ft_log_init();
+	if (log_capture_setup() != 0)
+		return 1;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_remove_queued_add, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cross_queue_ops_refused_while_pending, setup_two_queues, teardown),
@@ -692,6 +796,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_callback_destroys_queued_pipe, setup_tally, teardown),
 		cmocka_unit_test_setup_teardown(test_del_callback_destroys_own_pipe, setup_tally, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_ref_from_queueing, setup_tally, teardown),
+		cmocka_unit_test_setup_teardown(test_callback_stops_processed_port, setup_stop, teardown),
+		cmocka_unit_test_setup_teardown(test_callback_stops_other_port, setup_stop, teardown),
+		cmocka_unit_test_setup_teardown(test_callback_flushes_processed_port, setup_stop, teardown),
 		cmocka_unit_test(test_destroy_switch_ports_in_start_order),
 		cmocka_unit_test_setup_teardown(test_stopped_port_handle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resource_held_by_pipe_cfg, setup, teardown),

@@ -731,8 +731,113 @@ static void test_traffic_wait(void **state)
 		sleep_ms(1);
 	assert_true(rx2 > rx);
 	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 4), DOCA_SUCCESS); /* other ports unaffected */
-	EXPECT_OK(doca_flow_port_stop(p5));
+	/* The stop says the source did not play out (one WARNING, not a refusal). */
+	log_clear();
+	assert_int_equal(doca_flow_port_stop(p5), DOCA_SUCCESS);
+	int with = 0;
+	assert_int_equal(log_lines(NULL, NULL), 1);
+	log_lines("port 5: source gen played ", &with);
+	assert_int_equal(with, 1);
+	log_lines("/1000000 frames (port stopped first)", &with);
+	assert_int_equal(with, 1);
 	EXPECT_OK(flowdpa_traffic_wait(1));
+}
+
+/*
+ * Issue 12: doca_flow_port_cfg_set_devargs takes DOCA's forms, a port number or the PCI
+ * address of an emulated device (with options or not), and the port then starts without
+ * set_dev; anything else is refused at once with a line naming doca_flow_port_cfg_set_dev
+ * (it used to be SUCCESS here and INVALID_VALUE at doca_flow_port_start).
+ */
+static void test_port_devargs(void **state)
+{
+	(void)state;
+	static const char *const good[] = {"0", "1,dv_flow_en=2", "03:00.0", "0000:03:00.0,th_win_us=0"};
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		struct doca_flow_port_cfg *pc;
+		struct doca_flow_port *p = NULL;
+		assert_int_equal(doca_flow_port_cfg_create(&pc), DOCA_SUCCESS);
+		assert_int_equal(doca_flow_port_cfg_set_port_id(pc, 4), DOCA_SUCCESS);
+		EXPECT_OK(doca_flow_port_cfg_set_devargs(pc, good[i]));
+		EXPECT_OK(doca_flow_port_start(pc, &p));
+		doca_flow_port_cfg_destroy(pc);
+		EXPECT_OK(doca_flow_port_stop(p));
+	}
+	struct doca_flow_port_cfg *pc;
+	struct doca_flow_port *p = NULL;
+	assert_int_equal(doca_flow_port_cfg_create(&pc), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_port_cfg_set_port_id(pc, 4), DOCA_SUCCESS);
+	static const struct {
+		const char *devargs, *line;
+	} bad[] = {
+		{"2", "doca_flow_port_cfg_set_devargs: devargs \"2\": port number 2 does not exist (the emulated devices "
+		      "have 2 ports, 0..1); or open the device and call doca_flow_port_cfg_set_dev"},
+		{"04:00.0,dv_flow_en=2", "doca_flow_port_cfg_set_devargs: devargs \"04:00.0,dv_flow_en=2\": no emulated "
+					 "device has PCI address 04:00.0 (doca_caps lists them); or open the device "
+					 "and call doca_flow_port_cfg_set_dev"},
+		{"mlx5_0", "doca_flow_port_cfg_set_devargs: devargs \"mlx5_0\" is neither a port number, the PCI address "
+			   "of an emulated device (doca_caps lists them) nor key=value options; to choose the device, "
+			   "open it and call doca_flow_port_cfg_set_dev"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, bad[i].line,
+			       doca_flow_port_cfg_set_devargs(pc, bad[i].devargs));
+	}
+	/* Options alone choose no device: the start names both ways to choose one. */
+	EXPECT_OK(doca_flow_port_cfg_set_devargs(pc, "th_win_us=0"));
+	EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE,
+		       "doca_flow_port_start: port 4: set exactly one of a device (doca_flow_port_cfg_set_dev, or "
+		       "devargs naming a port number or PCI address) or a representor "
+		       "(doca_flow_port_cfg_set_dev_rep)",
+		       doca_flow_port_start(pc, &p));
+	/* With a representor, a port number is DPDK's port id, not a second device. */
+	assert_int_equal(doca_flow_port_cfg_set_dev_rep(pc, NULL), DOCA_SUCCESS);
+	EXPECT_OK(doca_flow_port_cfg_set_devargs(pc, "1"));
+	EXPECT_OK(doca_flow_port_start(pc, &p));
+	EXPECT_OK(doca_flow_port_stop(p));
+	doca_flow_port_cfg_destroy(pc);
+}
+
+/* docs/flow.md, Devices and ports: one doca_dev for two ports works, held by both. */
+static void test_one_dev_two_ports(void **state)
+{
+	(void)state;
+	struct doca_devinfo **list;
+	uint32_t n;
+	struct doca_dev *dev;
+	struct doca_flow_port *p[2];
+	assert_int_equal(doca_devinfo_create_list(&list, &n), DOCA_SUCCESS);
+	assert_true(n >= 1);
+	assert_int_equal(doca_dev_open(list[0], &dev), DOCA_SUCCESS);
+	doca_devinfo_destroy_list(list);
+	for (int i = 0; i < 2; i++) {
+		struct doca_flow_port_cfg *pc;
+		assert_int_equal(doca_flow_port_cfg_create(&pc), DOCA_SUCCESS);
+		assert_int_equal(doca_flow_port_cfg_set_port_id(pc, (uint16_t)(4 + i)), DOCA_SUCCESS);
+		assert_int_equal(doca_flow_port_cfg_set_dev(pc, dev), DOCA_SUCCESS);
+		EXPECT_OK(doca_flow_port_start(pc, &p[i]));
+		doca_flow_port_cfg_destroy(pc);
+	}
+	assert_int_equal(doca_dev_close(dev), DOCA_ERROR_IN_USE);
+	EXPECT_OK(doca_flow_port_stop(p[1]));
+	assert_int_equal(doca_dev_close(dev), DOCA_ERROR_IN_USE);
+	EXPECT_OK(doca_flow_port_stop(p[0]));
+	assert_int_equal(doca_dev_close(dev), DOCA_SUCCESS);
+	log_clear();
+}
+
+/* Issue 12: a configured source whose port never started cannot play: the wait says so
+ * at once instead of returning SUCCESS over zero traffic. */
+static void test_traffic_wait_port_never_started(void **state)
+{
+	(void)state;
+	EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, "flowdpa_traffic_wait", flowdpa_traffic_wait(1));
+	int with = 0;
+	log_clear();
+	(void)flowdpa_traffic_wait(0);
+	log_lines("flowdpa_traffic_wait: FLOWDPA_PORT5_RX is set but port 5 is not started: its source cannot play",
+		  &with);
+	assert_int_equal(with, 1);
 }
 
 int main(void)
@@ -750,6 +855,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_null_cfg_setters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_capture_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_traffic_wait, setup_traffic, teardown_traffic),
+		cmocka_unit_test_setup_teardown(test_traffic_wait_port_never_started, setup_traffic, teardown_traffic),
+		cmocka_unit_test_setup_teardown(test_port_devargs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_one_dev_two_ports, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

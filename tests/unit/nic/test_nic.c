@@ -336,9 +336,69 @@ static void test_datapath_basic(void **state)
 	assert_int_equal(nic_port_rx_burst(1, bufs, 1), 0);
 	nic_pipe_destroy(p);
 	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
-	assert_int_equal(nic_traffic_wait(10), DOCA_SUCCESS);
+	uint16_t busy_port;
+	assert_int_equal(nic_traffic_wait(10, &busy_port), DOCA_SUCCESS);
 }
 
+/* One frame to dport through port port_id. */
+static void rx_dport(uint16_t port_id, uint16_t dport)
+{
+	uint8_t f[128];
+	struct nic_buf b = {f, ft_udp4(f, 1, 2, 3, dport)};
+	assert_int_equal(nic_port_rx_burst(port_id, &b, 1), 1);
+}
+
+/* Every drop counts under its reason (issue 12: fwd to a port that is not started has its
+ * own, port_not_started), and drops is their sum. */
+static void test_drop_reasons(void **state)
+{
+	(void)state;
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(2), DOCA_SUCCESS); /* no root pipe */
+	struct nic_pipe *p = basic_on_dport(0, true, 4);
+	struct nic_pipe *gone = basic_on_dport(0, false, 1);
+	add_dport(p, 80, 1, DOCA_SUCCESS);
+	add_dport(p, 81, 7, DOCA_SUCCESS); /* port 7: never started */
+	struct nic_entry_attr ea;
+	struct nic_entry *e = NULL;
+	memset(&ea, 0, sizeof(ea));
+	ft_wr16(ea.match.b + NIC_K_L4_DST, 82);
+	ea.fwd.type = NIC_FWD_PIPE;
+	ea.fwd.pipe = gone;
+	assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_SUCCESS);
+	nic_pipe_destroy(gone);
+
+	rx_dport(0, 80); /* sent */
+	rx_dport(0, 81); /* port_not_started */
+	rx_dport(0, 81);
+	rx_dport(0, 82); /* pipe_destroyed */
+	rx_dport(0, 99); /* miss: fwd_drop */
+	rx_dport(2, 80); /* no_root_pipe */
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+	rx_dport(0, 80); /* port 1 stopped: port_not_started */
+
+	struct nic_port_stats s;
+	assert_int_equal(nic_port_stats_get(0, &s), DOCA_SUCCESS);
+	assert_int_equal(s.drop_reason[NIC_DROP_PORT_DOWN], 3);
+	assert_int_equal(s.drop_reason[NIC_DROP_PIPE_DESTROYED], 1);
+	assert_int_equal(s.drop_reason[NIC_DROP_FWD_DROP], 1);
+	assert_int_equal(s.drop_reason[NIC_DROP_NO_ROOT], 0);
+	assert_int_equal(s.drop_reason[NIC_DROP_PIPE_LOOP], 0);
+	assert_int_equal(s.drops, 5);
+	assert_int_equal(nic_port_stats_get(2, &s), DOCA_SUCCESS);
+	assert_int_equal(s.drop_reason[NIC_DROP_NO_ROOT], 1);
+	assert_int_equal(s.drops, 1);
+	assert_string_equal(nic_drop_reason_name(NIC_DROP_PORT_DOWN), "port_not_started");
+	assert_string_equal(nic_drop_reason_name(NIC_DROP_FWD_DROP), "fwd_drop");
+	assert_string_equal(nic_drop_reason_name(NIC_DROP_NO_ROOT), "no_root_pipe");
+	assert_string_equal(nic_drop_reason_name(NIC_DROP_PIPE_DESTROYED), "pipe_destroyed");
+	assert_string_equal(nic_drop_reason_name(NIC_DROP_PIPE_LOOP), "pipe_loop");
+	assert_string_equal(nic_drop_reason_name(NIC_DROP_NR_REASONS), "unknown");
+	nic_pipe_destroy(p);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(2), DOCA_SUCCESS);
+}
 
 /* ------------------------------------------------------------------ fast path vs general path */
 
@@ -927,6 +987,7 @@ int main(void)
 		cmocka_unit_test(test_resources),
 		cmocka_unit_test(test_pipe_errors),
 		cmocka_unit_test(test_datapath_basic),
+		cmocka_unit_test(test_drop_reasons),
 		cmocka_unit_test(test_generator),
 		cmocka_unit_test(test_parse_fast_equals_general),
 		cmocka_unit_test(test_fast_words_equal_general),
