@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 extern char **environ;
 
@@ -286,6 +288,26 @@ static doca_error_t parse_path(const char *value, char *out, char *err, size_t e
 	return DOCA_SUCCESS;
 }
 
+/*
+ * A relative path from the config file names a file next to it (base: the file's
+ * folder, absolute); from the environment (base NULL) it stays relative to the cwd.
+ */
+static doca_error_t resolve_path(char *path, const char *base, char *err, size_t errlen)
+{
+	char joined[CORE_PATH_MAX];
+
+	if (base == NULL || path[0] == '/' || path[0] == '\0')
+		return DOCA_SUCCESS;
+	if ((size_t)snprintf(joined, sizeof(joined), "%s%s%s", base, strcmp(base, "/") == 0 ? "" : "/", path) >=
+	    sizeof(joined))
+		return fail(err, errlen,
+			    "the path, relative to the config file's folder %s, is too long; allowed: at most 511 "
+			    "characters in all",
+			    base);
+	strcpy(path, joined);
+	return DOCA_SUCCESS;
+}
+
 /* Port-indexed keys: FLOWDPA_PORT<n>_RX / _TX with n in 0..CORE_MAX_PORTS-1. */
 static bool port_key(const char *key, const char *suffix, uint32_t *port)
 {
@@ -310,10 +332,11 @@ static bool port_key(const char *key, const char *suffix, uint32_t *port)
 	return true;
 }
 
-/* Applies one key. NOT_FOUND for a key that is not flowdpa's. */
-static doca_error_t config_apply(struct core_config *cfg, const char *key, const char *value, char *err,
-				 size_t errlen)
+/* Applies one key; base: see resolve_path. NOT_FOUND for a key that is not flowdpa's. */
+static doca_error_t config_apply(struct core_config *cfg, const char *key, const char *value, const char *base,
+				 char *err, size_t errlen)
 {
+	doca_error_t rc;
 	uint64_t v;
 	uint32_t port;
 
@@ -360,21 +383,34 @@ static doca_error_t config_apply(struct core_config *cfg, const char *key, const
 		cfg->fault_alloc_nth = v;
 		return DOCA_SUCCESS;
 	}
-	if (strcmp(key, "FLOWDPA_TRACE") == 0)
-		return parse_path(value, cfg->trace_path, err, errlen);
-	if (strcmp(key, "FLOWDPA_REPORT") == 0)
-		return parse_path(value, cfg->report_path, err, errlen);
+	if (strcmp(key, "FLOWDPA_TRACE") == 0) {
+		rc = parse_path(value, cfg->trace_path, err, errlen);
+		return rc != DOCA_SUCCESS ? rc : resolve_path(cfg->trace_path, base, err, errlen);
+	}
+	if (strcmp(key, "FLOWDPA_REPORT") == 0) {
+		rc = parse_path(value, cfg->report_path, err, errlen);
+		if (rc != DOCA_SUCCESS || strcmp(value, "-") == 0) /* "-": stderr, not a file */
+			return rc;
+		return resolve_path(cfg->report_path, base, err, errlen);
+	}
 	if (port_key(key, "_RX", &port) || port_key(key, "_TX", &port)) {
 		bool rx = key[strlen(key) - 2] == 'R';
 
 		if (port >= CORE_MAX_PORTS)
 			return fail(err, errlen, "port id out of range; allowed ports: 0..%s", "15");
-		if (rx)
-			return core_config_parse_traffic_src(value, &cfg->port_rx[port], err, errlen);
+		if (rx) {
+			struct core_traffic_src *src = &cfg->port_rx[port];
+
+			rc = core_config_parse_traffic_src(value, src, err, errlen);
+			if (rc != DOCA_SUCCESS || src->kind != CORE_TRAFFIC_PCAP)
+				return rc;
+			return resolve_path(src->path, base, err, errlen);
+		}
 		if (strncmp(value, "pcap:", 5) != 0 || value[5] == '\0')
 			return fail(err, errlen, "\"%s\" is not a traffic sink; use pcap:FILE", value);
 		cfg->port_tx[port].kind = CORE_TRAFFIC_PCAP;
-		return parse_path(value + 5, cfg->port_tx[port].path, err, errlen);
+		rc = parse_path(value + 5, cfg->port_tx[port].path, err, errlen);
+		return rc != DOCA_SUCCESS ? rc : resolve_path(cfg->port_tx[port].path, base, err, errlen);
 	}
 	return DOCA_ERROR_NOT_FOUND;
 }
@@ -408,22 +444,89 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Longest line of a FLOWDPA_CONFIG file, newline excluded. */
+#define CONFIG_LINE_MAX 767
+
+enum line_status { LINE_OK, LINE_EOF, LINE_TOO_LONG, LINE_NUL, LINE_READ_ERROR };
+
+/*
+ * One line of f into buf (CONFIG_LINE_MAX + 1 bytes), its newline dropped. Read byte by
+ * byte so that the line's real length is known: a NUL byte (which would end a C
+ * string early and let the rest pass as text) and an over-long line (which a buffered
+ * read would split into two lines) are refused, never read around.
+ */
+static enum line_status read_line(FILE *f, char *buf)
+{
+	size_t len = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0')
+			return LINE_NUL;
+		if (len == CONFIG_LINE_MAX)
+			return LINE_TOO_LONG;
+		buf[len++] = (char)c;
+	}
+	buf[len] = '\0';
+	if (c == EOF && ferror(f))
+		return LINE_READ_ERROR;
+	return c == EOF && len == 0 ? LINE_EOF : LINE_OK;
+}
+
+/* Opens the config file for reading, refusing what is not a regular, readable file. */
+static FILE *config_open(const char *path)
+{
+	char why[128];
+	struct stat st;
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL) {
+		snprintf(why, sizeof(why), "the file cannot be opened: %s", strerror(errno));
+	} else if (fstat(fileno(f), &st) != 0) {
+		snprintf(why, sizeof(why), "the file cannot be read: %s", strerror(errno));
+	} else if (S_ISDIR(st.st_mode)) {
+		snprintf(why, sizeof(why), "%s", "it names a directory; FLOWDPA_CONFIG must name a file of KEY=VALUE lines");
+	} else {
+		return f;
+	}
+	if (f != NULL)
+		fclose(f);
+	report_error("", "FLOWDPA_CONFIG", path, why);
+	return NULL;
+}
+
+/* The absolute folder of the config file at path (opened, so it exists). */
+static void config_file_folder(const char *path, char base[PATH_MAX])
+{
+	char dir[CORE_PATH_MAX];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		strcpy(dir, ".");
+	else
+		slash[slash == dir] = '\0'; /* "/x.conf" -> "/" */
+	if (realpath(dir, base) == NULL)
+		snprintf(base, PATH_MAX, "%s", dir); /* gone since it was opened: keep it as written */
+}
+
 /* The file's keys, skipping those the environment sets (the environment wins). */
 static doca_error_t config_load_file(struct core_config *cfg, const char *path)
 {
-	char line[CORE_PATH_MAX + 256];
+	char line[CONFIG_LINE_MAX + 1];
 	char where[CORE_PATH_MAX + 32];
 	char err[CONFIG_ERR_MAX];
 	unsigned int lineno = 0;
 	doca_error_t status = DOCA_ERROR_BAD_CONFIG;
-	FILE *f = fopen(path, "r");
+	enum line_status ls;
+	char base[PATH_MAX];
+	FILE *f = config_open(path);
 
-	if (f == NULL) {
-		report_error("", "FLOWDPA_CONFIG", path, "the file cannot be opened");
+	if (f == NULL)
 		return DOCA_ERROR_BAD_CONFIG;
-	}
-	while (fgets(line, sizeof(line), f) != NULL) {
-		size_t len = strlen(line);
+	config_file_folder(path, base);
+	while ((ls = read_line(f, line)) != LINE_EOF) {
 		char *s;
 		char *eq;
 		char *key;
@@ -432,9 +535,16 @@ static doca_error_t config_load_file(struct core_config *cfg, const char *path)
 
 		lineno++;
 		snprintf(where, sizeof(where), "%s:%u: ", path, lineno);
-		/* A line cut by fgets would be read as two: refuse it instead. */
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n' && !feof(f)) {
+		if (ls == LINE_TOO_LONG) {
 			report_error(where, "(line)", "...", "the line is too long (at most 767 characters)");
+			goto out;
+		}
+		if (ls == LINE_NUL) {
+			report_error(where, "(line)", "...", "the line holds a NUL byte; the file must be text");
+			goto out;
+		}
+		if (ls == LINE_READ_ERROR) {
+			report_error(where, "(line)", "...", "the file cannot be read");
 			goto out;
 		}
 		s = trim(line);
@@ -450,7 +560,7 @@ static doca_error_t config_load_file(struct core_config *cfg, const char *path)
 		value = trim(eq + 1);
 		if (getenv(key) != NULL)
 			continue;
-		rc = config_apply(cfg, key, value, err, sizeof(err));
+		rc = config_apply(cfg, key, value, base, err, sizeof(err));
 		if (rc == DOCA_ERROR_NOT_FOUND)
 			snprintf(err, sizeof(err), "unknown key (docs/configuration.md lists the keys)");
 		if (rc != DOCA_SUCCESS) {
@@ -481,7 +591,7 @@ static doca_error_t config_load_env(struct core_config *cfg)
 		/* FLOWDPA_TEST_* is reserved for test harnesses (docs/configuration.md). */
 		if (strcmp(key, "FLOWDPA_CONFIG") == 0 || strncmp(key, "FLOWDPA_TEST_", 13) == 0)
 			continue;
-		rc = config_apply(cfg, key, eq + 1, err, sizeof(err));
+		rc = config_apply(cfg, key, eq + 1, NULL, err, sizeof(err));
 		if (rc == DOCA_ERROR_NOT_FOUND) {
 			/* Other tools may own FLOWDPA_ names; a typo should still be visible. */
 			fprintf(stderr, "flowdpa: warning: %s is not a flowdpa setting; ignored\n", key);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <limits.h>
 
 #include "core/core_internal.h"
 #include "test_support.h"
@@ -216,6 +217,154 @@ static void test_config_file_errors(void **state)
 	assert_non_null(strstr(err, "cannot be opened"));
 }
 
+/* Writes len bytes (NULs included) to a fresh temp file; returns its path (static buffer). */
+static const char *write_temp_bytes(const char *bytes, size_t len)
+{
+	static char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/flowdpa-cfg-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, bytes, len) != (ssize_t)len)
+		abort();
+	close(fd);
+	return path;
+}
+
+/* Issue 15: a NUL byte hid the real length of a line from the length check, so the
+ * part of a long comment past the read buffer was applied as a KEY=VALUE line. */
+static void test_config_file_nul_bytes(void **state)
+{
+	static char text[1024];
+	static const char tail[] = "FLOWDPA_DEVICES=cx6\n";
+	size_t len;
+	doca_error_t rc;
+	const char *err;
+	char expect[128];
+	(void)state;
+
+	memset(text, 'x', 767);
+	text[0] = '#';
+	text[1] = '\0';
+	memcpy(text + 767, tail, sizeof(tail) - 1);
+	len = 767 + sizeof(tail) - 1;
+	for (int round = 0; round < 2; round++) {
+		const char *path = write_temp_bytes(text, len);
+
+		setenv("FLOWDPA_CONFIG", path, 1);
+		err = reload(&rc);
+		assert_int_equal(rc, DOCA_ERROR_BAD_CONFIG);
+		assert_null(core_config_get());
+		snprintf(expect, sizeof(expect), "%s:%d: ", path, round + 1);
+		if (strstr(err, expect) == NULL || strstr(err, "NUL byte") == NULL)
+			fail_msg("round %d: %s", round, err);
+		assert_null(strchr(strchr(err, '\n') + 1, '\n')); /* one line */
+		unlink(path);
+		/* A short line too (line 2): "FLOWDPA_STRICT=1\0..." is not FLOWDPA_STRICT=1. */
+		memcpy(text, "FLOWDPA_NIC_MODE=async\nFLOWDPA_STRICT=1\0junk\n", 45);
+		len = 45;
+	}
+	/* The same line without its NUL is a line too long, on line 2 here. */
+	memcpy(text, "# ok\n", 5);
+	memset(text + 5, '#', 800);
+	memcpy(text + 805, tail, sizeof(tail));
+	const char *path = write_temp_bytes(text, strlen(text));
+
+	setenv("FLOWDPA_CONFIG", path, 1);
+	err = reload(&rc);
+	assert_int_equal(rc, DOCA_ERROR_BAD_CONFIG);
+	snprintf(expect, sizeof(expect), "%s:2: ", path);
+	if (strstr(err, expect) == NULL || strstr(err, "at most 767 characters") == NULL)
+		fail_msg("long line: %s", err);
+	unlink(path);
+	/* 767 characters are still a line. */
+	memset(text, '#', 767);
+	strcpy(text + 767, "\nFLOWDPA_STRICT=1");
+	path = write_temp_bytes(text, strlen(text));
+	setenv("FLOWDPA_CONFIG", path, 1);
+	reload(&rc);
+	assert_int_equal(rc, DOCA_SUCCESS);
+	assert_true(core_config_get()->strict); /* a last line without its newline counts */
+	unlink(path);
+}
+
+/* Issue 15: a directory read as an empty file; a file that cannot be read is refused too. */
+static void test_config_file_not_a_file(void **state)
+{
+	static const struct {
+		const char *path, *says;
+	} bad[] = {
+		{"/tmp", "names a directory"},
+		{"/tmp/", "names a directory"},
+		{"/proc/self/mem", "cannot be read"},
+		{"/nonexistent/flowdpa.conf", "cannot be opened: No such file or directory"},
+	};
+	doca_error_t rc;
+	const char *err;
+	char expect[128];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("FLOWDPA_CONFIG", bad[i].path, 1);
+		err = reload(&rc);
+		assert_int_equal(rc, DOCA_ERROR_BAD_CONFIG);
+		assert_null(core_config_get());
+		snprintf(expect, sizeof(expect), "%s", bad[i].path);
+		if (strstr(err, expect) == NULL || strstr(err, bad[i].says) == NULL)
+			fail_msg("%s: %s", bad[i].path, err);
+		assert_null(strchr(strchr(err, '\n') + 1, '\n'));
+	}
+}
+
+/* Issue 12: relative paths in the file name files next to it; the environment's stay
+ * relative to the cwd. */
+static void test_config_file_relative_paths(void **state)
+{
+	char dir[] = "/tmp/flowdpa-rel-XXXXXX";
+	char conf[64], cwd[PATH_MAX], expect[PATH_MAX + 64];
+	const struct core_config *c;
+	doca_error_t rc;
+	FILE *f;
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(conf, sizeof(conf), "%s/flowdpa.conf", dir);
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fputs("FLOWDPA_PORT0_RX=pcap:in.pcap,loop=2\n"
+	      "FLOWDPA_PORT1_TX=pcap:sub/out.pcap\n"
+	      "FLOWDPA_PORT2_RX=pcap:/abs/x.pcap\n"
+	      "FLOWDPA_PORT4_RX=gen:pkts=5\n"
+	      "FLOWDPA_TRACE=trace.json\n"
+	      "FLOWDPA_REPORT=-\n",
+	      f);
+	fclose(f);
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	/* A relative FLOWDPA_CONFIG: its folder still resolves to an absolute one. */
+	assert_int_equal(chdir("/tmp"), 0);
+	setenv("FLOWDPA_CONFIG", conf + strlen("/tmp/"), 1);
+	setenv("FLOWDPA_PORT3_TX", "pcap:env.pcap", 1);
+	reload(&rc);
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(rc, DOCA_SUCCESS);
+	c = core_config_get();
+	snprintf(expect, sizeof(expect), "%s/in.pcap", dir);
+	assert_string_equal(c->port_rx[0].path, expect);
+	assert_int_equal(c->port_rx[0].loop, 2);
+	snprintf(expect, sizeof(expect), "%s/sub/out.pcap", dir);
+	assert_string_equal(c->port_tx[1].path, expect);
+	assert_string_equal(c->port_rx[2].path, "/abs/x.pcap");
+	assert_int_equal(c->port_rx[4].kind, CORE_TRAFFIC_GEN);
+	snprintf(expect, sizeof(expect), "%s/trace.json", dir);
+	assert_string_equal(c->trace_path, expect);
+	assert_string_equal(c->report_path, "-");
+	assert_string_equal(c->port_tx[3].path, "env.pcap");
+	test_clean_env(NULL); /* closes the trace before its folder goes */
+	unlink(expect);
+	unlink(conf);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* A FLOWDPA_CONFIG path too long to hold is one error line like any other: key, value,
  * what is allowed. */
 static void test_config_path_too_long(void **state)
@@ -281,6 +430,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_config_file_errors, test_clean_env, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_traffic_parser_direct, test_clean_env, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_config_path_too_long, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_config_file_nul_bytes, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_config_file_not_a_file, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_config_file_relative_paths, test_clean_env, test_clean_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
