@@ -5,7 +5,9 @@
  * The whole configuration is validated before any of it is used: an error names the
  * key, the value, where it came from and what is allowed, and leaves the process with
  * no configuration at all (every layer then fails with DOCA_ERROR_BAD_CONFIG) rather
- * than a half-applied one. A key set in the environment overrides the file.
+ * than a half-applied one. A key set in the environment overrides the file; relative
+ * paths from the file resolve against its folder; an unknown key is an error in the
+ * file and a warning in the environment, both naming the nearest known key.
  */
 #include "core.h"
 #include "core_internal.h"
@@ -415,6 +417,73 @@ static doca_error_t config_apply(struct core_config *cfg, const char *key, const
 	return DOCA_ERROR_NOT_FOUND;
 }
 
+/* Every key config_apply knows (and FLOWDPA_CONFIG); '#' stands for a port id. */
+static const char *const known_keys[] = {
+	"FLOWDPA_CONFIG",      "FLOWDPA_DEVICES",	   "FLOWDPA_NIC_MODE",	    "FLOWDPA_NIC_LATENCY_US",
+	"FLOWDPA_STRICT",      "FLOWDPA_DPA_CORES",	   "FLOWDPA_DPA_EUS_PER_CORE", "FLOWDPA_DPA_HEAP_SIZE",
+	"FLOWDPA_FAULTS",      "FLOWDPA_FAULT_ALLOC",	   "FLOWDPA_TRACE",	    "FLOWDPA_REPORT",
+	"FLOWDPA_PORT#_RX",    "FLOWDPA_PORT#_TX",
+};
+
+#define SUGGEST_KEY_MAX 64
+
+/* Case-insensitive Levenshtein distance of two strings of at most SUGGEST_KEY_MAX characters. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t row[SUGGEST_KEY_MAX + 1];
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t sub = diag + (toupper((unsigned char)a[i - 1]) != toupper((unsigned char)b[j - 1]));
+			size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+
+			row[j] = sub < best ? sub : best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/*
+ * The known key nearest to an unknown one, written into out, or false when none is
+ * near (at most 2 edits, or a fifth of the key for long ones; case is not an edit, so
+ * "flowdpa_strict" finds FLOWDPA_STRICT). A port pattern takes the
+ * key's own digits ("FLOWDPA_PROT3_RX" -> "FLOWDPA_PORT3_RX"), or "n" without any.
+ */
+static bool suggest_key(const char *key, char *out, size_t outlen)
+{
+	const char *digits = strpbrk(key, "0123456789");
+	size_t ndigits = digits ? strspn(digits, "0123456789") : 0;
+	size_t best = SIZE_MAX;
+
+	if (strlen(key) > SUGGEST_KEY_MAX || ndigits > 8)
+		return false;
+	for (size_t i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++) {
+		char cand[SUGGEST_KEY_MAX + 1];
+		const char *hash = strchr(known_keys[i], '#');
+		size_t d;
+
+		if (hash == NULL)
+			snprintf(cand, sizeof(cand), "%s", known_keys[i]);
+		else
+			snprintf(cand, sizeof(cand), "%.*s%.*s%s", (int)(hash - known_keys[i]), known_keys[i],
+				 ndigits ? (int)ndigits : 1, ndigits ? digits : "n", hash + 1);
+		d = edit_distance(key, cand);
+		if (strcmp(key, cand) != 0 && d < best && (d <= 2 || d <= strlen(cand) / 5)) {
+			best = d;
+			snprintf(out, outlen, "%s", cand);
+		}
+	}
+	return best != SIZE_MAX;
+}
+
 static void config_defaults(struct core_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -558,11 +627,22 @@ static doca_error_t config_load_file(struct core_config *cfg, const char *path)
 		*eq = '\0';
 		key = trim(s);
 		value = trim(eq + 1);
+		if (strcmp(key, "FLOWDPA_CONFIG") == 0) {
+			report_error(where, key, value, "FLOWDPA_CONFIG is read from the environment only");
+			goto out;
+		}
 		if (getenv(key) != NULL)
 			continue;
 		rc = config_apply(cfg, key, value, base, err, sizeof(err));
-		if (rc == DOCA_ERROR_NOT_FOUND)
-			snprintf(err, sizeof(err), "unknown key (docs/configuration.md lists the keys)");
+		if (rc == DOCA_ERROR_NOT_FOUND) {
+			char near[SUGGEST_KEY_MAX + 1];
+
+			if (suggest_key(key, near, sizeof(near)))
+				snprintf(err, sizeof(err), "unknown key; did you mean %s? (docs/configuration.md lists the keys)",
+					 near);
+			else
+				snprintf(err, sizeof(err), "unknown key (docs/configuration.md lists the keys)");
+		}
 		if (rc != DOCA_SUCCESS) {
 			report_error(where, key, value, err);
 			goto out;
@@ -594,7 +674,13 @@ static doca_error_t config_load_env(struct core_config *cfg)
 		rc = config_apply(cfg, key, eq + 1, NULL, err, sizeof(err));
 		if (rc == DOCA_ERROR_NOT_FOUND) {
 			/* Other tools may own FLOWDPA_ names; a typo should still be visible. */
-			fprintf(stderr, "flowdpa: warning: %s is not a flowdpa setting; ignored\n", key);
+			char near[SUGGEST_KEY_MAX + 1];
+
+			if (suggest_key(key, near, sizeof(near)))
+				fprintf(stderr, "flowdpa: warning: %s is not a flowdpa setting; ignored (did you mean %s?)\n",
+					key, near);
+			else
+				fprintf(stderr, "flowdpa: warning: %s is not a flowdpa setting; ignored\n", key);
 			continue;
 		}
 		if (rc != DOCA_SUCCESS) {

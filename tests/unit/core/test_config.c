@@ -146,15 +146,61 @@ static void test_bad_values_name_key_value_and_rule(void **state)
 
 static void test_unknown_env_key_warns_only(void **state)
 {
+	static const struct {
+		const char *key, *says;
+	} typo[] = {
+		{"FLOWDPA_DEVICE", "FLOWDPA_DEVICE is not a flowdpa setting; ignored (did you mean FLOWDPA_DEVICES?)"},
+		{"FLOWDPA_PROT3_RX", "(did you mean FLOWDPA_PORT3_RX?)"},
+		{"FLOWDPA_PORT12_TXX", "(did you mean FLOWDPA_PORT12_TX?)"},
+		{"FLOWDPA_PORT_RX", "(did you mean FLOWDPA_PORTn_RX?)"},
+		{"FLOWDPA_HEAP_SIZE", "(did you mean FLOWDPA_DPA_HEAP_SIZE?)"},
+		{"FLOWDPA_FAULT", "(did you mean FLOWDPA_FAULTS?)"},
+	};
 	doca_error_t rc;
 	const char *err;
 	(void)state;
 
-	setenv("FLOWDPA_DEVICE", "bf2", 1); /* typo of FLOWDPA_DEVICES */
+	for (size_t i = 0; i < sizeof(typo) / sizeof(typo[0]); i++) {
+		setenv(typo[i].key, "bf2", 1);
+		err = reload(&rc);
+		assert_int_equal(rc, DOCA_SUCCESS); /* a warning only: other tools may own FLOWDPA_ names */
+		if (strstr(err, typo[i].says) == NULL)
+			fail_msg("%s: %s", typo[i].key, err);
+		unsetenv(typo[i].key);
+	}
+	/* Nothing near: no guess. */
+	setenv("FLOWDPA_BENCH_PEERS", "4", 1);
 	err = reload(&rc);
 	assert_int_equal(rc, DOCA_SUCCESS);
-	assert_non_null(strstr(err, "FLOWDPA_DEVICE is not a flowdpa setting"));
-	unsetenv("FLOWDPA_DEVICE");
+	assert_non_null(strstr(err, "FLOWDPA_BENCH_PEERS is not a flowdpa setting; ignored\n"));
+}
+
+/* In a file an unknown key is an error, with the nearest known key when one is near. */
+static void test_unknown_file_key_suggests(void **state)
+{
+	static const struct {
+		const char *text, *says;
+	} bad[] = {
+		{"FLOWDPA_STRICT=1\nFLOWDPA_NICMODE=sync\n", ":2: FLOWDPA_NICMODE=\"sync\": unknown key; did you mean FLOWDPA_NIC_MODE?"},
+		{"flowdpa_strict=1\n", "did you mean FLOWDPA_STRICT?"},
+		{"FLOWDPA_PORT0_RC=pcap:x\n", "did you mean FLOWDPA_PORT0_RX?"},
+		{"DOCA_LOG_LEVEL=debug\n", ":1: DOCA_LOG_LEVEL=\"debug\": unknown key (docs/configuration.md"},
+		{"FLOWDPA_CONFIG=other.conf\n", "read from the environment only"},
+	};
+	doca_error_t rc;
+	const char *err;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *path = test_write_temp(bad[i].text);
+
+		setenv("FLOWDPA_CONFIG", path, 1);
+		err = reload(&rc);
+		assert_int_equal(rc, DOCA_ERROR_BAD_CONFIG);
+		if (strstr(err, bad[i].says) == NULL || strstr(err, path) == NULL)
+			fail_msg("file %zu: %s", i, err);
+		unlink(path);
+	}
 }
 
 static void test_config_file_and_precedence(void **state)
@@ -433,6 +479,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_config_file_nul_bytes, test_clean_env, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_config_file_not_a_file, test_clean_env, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_config_file_relative_paths, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_unknown_file_key_suggests, test_clean_env, test_clean_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
