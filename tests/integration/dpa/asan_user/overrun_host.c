@@ -1,8 +1,10 @@
 /*
  * overrun_host.c - the host side of install_asan_device.sh: allocates 16 uint32_t of
  * device memory (the line marked ALLOC) and launches fill_kernel over them, which
- * writes a 17th. Exit 0 means ASan did not see the overrun.
+ * writes a 17th. With "free": frees the block first, and fill_kernel writes its first
+ * element only (a use after free). Exit 0 means ASan did not see the bad access.
  */
+#include <string.h>
 #include <stdio.h>
 
 #include <doca_dev.h>
@@ -14,8 +16,9 @@ extern doca_dpa_func_t fill_kernel;
 
 #define COUNT 16
 
-int main(void)
+int main(int argc, char **argv)
 {
+	int after_free = argc > 1 && strcmp(argv[1], "free") == 0;
 	struct doca_devinfo **list;
 	uint32_t n;
 	struct doca_dev *dev;
@@ -34,10 +37,12 @@ int main(void)
 	}
 	if (doca_dpa_mem_alloc(dpa, COUNT * sizeof(uint32_t), &slots) != DOCA_SUCCESS) /* ALLOC */
 		return 2;
-	if (doca_dpa_kernel_launch_update_set(dpa, NULL, 0, done, 1, 1, &fill_kernel, slots, (uint64_t)COUNT) !=
-	    DOCA_SUCCESS)
+	if (after_free && doca_dpa_mem_free(dpa, slots) != DOCA_SUCCESS)
+		return 2;
+	if (doca_dpa_kernel_launch_update_set(dpa, NULL, 0, done, 1, 1, &fill_kernel, slots,
+					      (uint64_t)(after_free ? 0 : COUNT)) != DOCA_SUCCESS)
 		return 2;
 	doca_sync_event_wait_gt(done, 0, UINT64_MAX);
-	printf("overrun not detected\n");
+	printf("bad device access not detected\n");
 	return 0;
 }
