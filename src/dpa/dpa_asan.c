@@ -132,7 +132,7 @@ static void asan_report(const char *report)
 	if (!lock_briefly(&heaps_lock))
 		return;
 	for (struct dpa_heap *h = heaps; h && !found; h = h->asan_next) {
-		if (addr < (uintptr_t)h->base || addr >= (uintptr_t)h->base + h->size || !lock_briefly(&h->lock))
+		if (addr < (uintptr_t)h->base || addr >= (uintptr_t)h->base + h->map_size || !lock_briefly(&h->lock))
 			continue;
 		found = true;
 		dpa_heap_neighbours_locked(h, addr, &before, &after);

@@ -64,23 +64,27 @@ doca_error_t dpa_heap_init(struct dpa_heap *heap, size_t size)
 {
 	memset(heap, 0, sizeof(*heap));
 	size = (size + DPA_HEAP_ALIGN - 1) & ~(size_t)(DPA_HEAP_ALIGN - 1);
-	void *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	/* Under ASan twice the room, for the redzones (each at most the size of its block,
+	 * DPA_HEAP_REDZONE <= DPA_HEAP_ALIGN): the program still gets the same `size` bytes. */
+	size_t map_size = dpa_asan_active() ? 2 * size : size;
+	void *base = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	if (base == MAP_FAILED) {
-		CORE_LOG_ERR("cannot map a DPA heap of %zu bytes: %s", size, strerror(errno));
+		CORE_LOG_ERR("cannot map a DPA heap of %zu bytes: %s", map_size, strerror(errno));
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	heap->base = base;
 	heap->size = size;
+	heap->map_size = map_size;
 	pthread_mutex_init(&heap->lock, NULL);
 	if (ext_insert(&heap->free_ext, &heap->nfree, &heap->free_cap, 0,
-		       (struct dpa_extent){.start = (uintptr_t)base, .size = size}) != DOCA_SUCCESS) {
-		munmap(base, size);
+		       (struct dpa_extent){.start = (uintptr_t)base, .size = map_size}) != DOCA_SUCCESS) {
+		munmap(base, map_size);
 		pthread_mutex_destroy(&heap->lock);
 		memset(heap, 0, sizeof(*heap)); /* as on the mmap failure: dpa_heap_fini is a no-op on it */
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	heap_poison(base, size);
+	heap_poison(base, map_size);
 	dpa_asan_heap_register(heap);
 	return DOCA_SUCCESS;
 }
@@ -102,8 +106,8 @@ void dpa_heap_fini(struct dpa_heap *heap)
 	if (heap->nlive)
 		CORE_LOG_DBG("DPA heap destroyed with %zu live allocations (%zu bytes)", heap->nlive, heap->used);
 	dpa_asan_heap_unregister(heap);
-	heap_unpoison(heap->base, heap->size);
-	munmap(heap->base, heap->size);
+	heap_unpoison(heap->base, heap->map_size);
+	munmap(heap->base, heap->map_size);
 	free(heap->free_ext);
 	free(heap->live);
 	pthread_mutex_destroy(&heap->lock);
@@ -133,8 +137,12 @@ static doca_error_t heap_alloc(struct dpa_heap *heap, size_t size, uintptr_t sit
 	pthread_mutex_lock(&heap->lock);
 	size_t i = heap->nfree;
 
-	/* A redzone only where it fits: under ASan a heap does not fill up sooner. */
-	if (dpa_asan_active() && need + DPA_HEAP_REDZONE > need) {
+	if (need > heap->size - heap->used) { /* what the program may have, redzones aside */
+		pthread_mutex_unlock(&heap->lock);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	/* A redzone only where it fits (the extra room can fragment too). */
+	if (dpa_asan_active()) {
 		span = need + DPA_HEAP_REDZONE;
 		i = free_fit(heap, span);
 	}

@@ -80,7 +80,8 @@ struct dpa_extent {
 struct dpa_heap {
 	pthread_mutex_t lock;
 	uint8_t *base;
-	size_t size;
+	size_t size;	  /* what allocations may use in all (FLOWDPA_DPA_HEAP_SIZE) */
+	size_t map_size; /* the mapping: size, or twice it under ASan for the redzones */
 	struct dpa_extent *free_ext; /* sorted by start, coalesced */
 	size_t nfree, free_cap;
 	struct dpa_extent *live; /* sorted by start */
@@ -90,8 +91,9 @@ struct dpa_heap {
 };
 
 #define DPA_HEAP_ALIGN 64u
-/* Poisoned bytes after each allocation under ASan (when the heap has room for them). */
+/* Poisoned bytes after each allocation under ASan (when the mapping has room for them). */
 #define DPA_HEAP_REDZONE 64u
+_Static_assert(DPA_HEAP_REDZONE <= DPA_HEAP_ALIGN, "a redzone takes at most the room of its block");
 
 FLOWDPA_MUST_CHECK doca_error_t dpa_heap_init(struct dpa_heap *heap, size_t size);
 void dpa_heap_fini(struct dpa_heap *heap);

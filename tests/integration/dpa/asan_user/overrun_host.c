@@ -1,7 +1,8 @@
 /*
  * overrun_host.c - the host side of install_asan_device.sh: allocates 16 uint32_t of
  * device memory (the line marked ALLOC) and launches fill_kernel over them, which
- * writes a 17th. With "free": frees the block first, and fill_kernel writes its first
+ * writes a 17th (a second block follows the first, so only a redzone between them
+ * makes the overrun visible). With "free": frees the block first, and fill_kernel writes its first
  * element only (a use after free). Exit 0 means ASan did not see the bad access.
  */
 #include <string.h>
@@ -24,7 +25,7 @@ int main(int argc, char **argv)
 	struct doca_dev *dev;
 	struct doca_dpa *dpa;
 	struct doca_sync_event *done;
-	doca_dpa_dev_uintptr_t slots;
+	doca_dpa_dev_uintptr_t slots, next;
 
 	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS || doca_dev_open(list[0], &dev) != DOCA_SUCCESS ||
 	    doca_dpa_create(dev, &dpa) != DOCA_SUCCESS || doca_dpa_set_app(dpa, overrun_app) != DOCA_SUCCESS ||
@@ -36,6 +37,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (doca_dpa_mem_alloc(dpa, COUNT * sizeof(uint32_t), &slots) != DOCA_SUCCESS) /* ALLOC */
+		return 2;
+	/* A block right behind: without a redzone between them the overrun would land in it. */
+	if (doca_dpa_mem_alloc(dpa, 64, &next) != DOCA_SUCCESS)
 		return 2;
 	if (after_free && doca_dpa_mem_free(dpa, slots) != DOCA_SUCCESS)
 		return 2;
