@@ -417,12 +417,12 @@ static doca_error_t config_apply(struct core_config *cfg, const char *key, const
 	return DOCA_ERROR_NOT_FOUND;
 }
 
-/* Every key config_apply knows (and FLOWDPA_CONFIG); '#' stands for a port id. */
+/* Every key config_apply knows (keep them in step), and FLOWDPA_CONFIG; '#' stands for a port id. */
 static const char *const known_keys[] = {
-	"FLOWDPA_CONFIG",      "FLOWDPA_DEVICES",	   "FLOWDPA_NIC_MODE",	    "FLOWDPA_NIC_LATENCY_US",
-	"FLOWDPA_STRICT",      "FLOWDPA_DPA_CORES",	   "FLOWDPA_DPA_EUS_PER_CORE", "FLOWDPA_DPA_HEAP_SIZE",
-	"FLOWDPA_FAULTS",      "FLOWDPA_FAULT_ALLOC",	   "FLOWDPA_TRACE",	    "FLOWDPA_REPORT",
-	"FLOWDPA_PORT#_RX",    "FLOWDPA_PORT#_TX",
+	"FLOWDPA_CONFIG",	"FLOWDPA_DEVICES",	   "FLOWDPA_NIC_MODE",	    "FLOWDPA_NIC_LATENCY_US",
+	"FLOWDPA_STRICT",	"FLOWDPA_DPA_CORES",	   "FLOWDPA_DPA_EUS_PER_CORE", "FLOWDPA_DPA_HEAP_SIZE",
+	"FLOWDPA_FAULTS",	"FLOWDPA_FAULT_ALLOC",	   "FLOWDPA_TRACE",	    "FLOWDPA_REPORT",
+	"FLOWDPA_PORT#_RX",	"FLOWDPA_PORT#_TX",
 };
 
 #define SUGGEST_KEY_MAX 64
@@ -453,9 +453,9 @@ static size_t edit_distance(const char *a, const char *b)
 
 /*
  * The known key nearest to an unknown one, written into out, or false when none is
- * near (at most 2 edits, or a fifth of the key for long ones; case is not an edit, so
- * "flowdpa_strict" finds FLOWDPA_STRICT). A port pattern takes the
- * key's own digits ("FLOWDPA_PROT3_RX" -> "FLOWDPA_PORT3_RX"), or "n" without any.
+ * near: at most 2 edits, or a fifth of the key for long ones; case is not an edit, so
+ * "flowdpa_strict" finds FLOWDPA_STRICT. A port pattern takes the key's own digits
+ * ("FLOWDPA_PROT3_RX" -> "FLOWDPA_PORT3_RX"), or "n" when it has none.
  */
 static bool suggest_key(const char *key, char *out, size_t outlen)
 {

@@ -5,9 +5,9 @@
  * exit, so a struct doca_devinfo stays valid after its list is destroyed, as DOCA
  * promises for opened devices. Each devinfo embeds its one struct doca_dev with an
  * open count; other DOCA objects (a DPA context, a flow port) hold it under a short
- * name, and close refuses with IN_USE while they do, naming them. Handles live in static storage and carry a magic
- * that is cleared at the last close, so a double close or a foreign pointer is
- * refused instead of touching freed memory.
+ * name, and close refuses with IN_USE while they do, naming them. Handles live in
+ * static storage and carry a magic that is cleared at the last close, so a double
+ * close or a foreign pointer is refused instead of touching freed memory.
  */
 #include "core.h"
 #include "core_internal.h"
@@ -227,7 +227,8 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 	return DOCA_SUCCESS;
 }
 
-/* "a, b (and N more)": the holders of dev, for doca_dev_close's IN_USE line. Called with dev_lock held. */
+/* "a, b and N other DOCA object(s)": the holders of dev, for doca_dev_close's IN_USE
+ * line. Called with dev_lock held. */
 static void holders_describe_locked(const struct doca_dev *dev, char *buf, size_t len)
 {
 	size_t off = 0;

@@ -407,6 +407,24 @@ static void test_config_file_relative_paths(void **state)
 	assert_string_equal(c->port_tx[3].path, "env.pcap");
 	test_clean_env(NULL); /* closes the trace before its folder goes */
 	unlink(expect);
+	/* A relative path that fits alone but not joined to the folder: an error naming the line. */
+	static char text[600];
+	doca_error_t rc2;
+	const char *err;
+
+	memset(text, 'a', sizeof(text));
+	memcpy(text, "FLOWDPA_PORT0_TX=pcap:", 22);
+	strcpy(text + 22 + 500, "\n");
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	setenv("FLOWDPA_CONFIG", conf, 1);
+	err = reload(&rc2);
+	assert_int_equal(rc2, DOCA_ERROR_BAD_CONFIG);
+	snprintf(expect, sizeof(expect), "%s:1: FLOWDPA_PORT0_TX=", conf);
+	if (strstr(err, expect) == NULL || strstr(err, "relative to the config file's folder") == NULL)
+		fail_msg("got: %s", err);
 	unlink(conf);
 	assert_int_equal(rmdir(dir), 0);
 }
