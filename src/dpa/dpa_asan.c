@@ -143,8 +143,10 @@ static void asan_report(const char *report)
 		return;
 	if (before.span != 0 && addr < before.start + before.size) {
 		site_name(before.site, site, sizeof(site));
-		fprintf(stderr, "flowdpa: address %#" PRIxPTR " is %zu bytes inside a doca_dpa_mem_alloc(%zu) block (%#" PRIxPTR
-			") allocated at %s\n", addr, (size_t)(addr - before.start), before.size, before.start, site);
+		/* An access that starts in the block and ends past it (a 4-byte write at its last 2 bytes). */
+		fprintf(stderr, "flowdpa: address %#" PRIxPTR " is %zu bytes into a doca_dpa_mem_alloc(%zu) block (%#" PRIxPTR
+			") allocated at %s; the access runs past its end\n", addr, (size_t)(addr - before.start),
+			before.size, before.start, site);
 	} else if (before.span != 0 && addr < before.start + before.span) {
 		site_name(before.site, site, sizeof(site));
 		fprintf(stderr, "flowdpa: address %#" PRIxPTR " is %zu bytes past the end of a doca_dpa_mem_alloc(%zu) block (%#"
