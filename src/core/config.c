@@ -5,13 +5,16 @@
  * The whole configuration is validated before any of it is used: an error names the
  * key, the value, where it came from and what is allowed, and leaves the process with
  * no configuration at all (every layer then fails with DOCA_ERROR_BAD_CONFIG) rather
- * than a half-applied one. A key set in the environment overrides the file.
+ * than a half-applied one. A key set in the environment overrides the file; relative
+ * paths from the file resolve against its folder; an unknown key is an error in the
+ * file and a warning in the environment, both naming the nearest known key.
  */
 #include "core.h"
 #include "core_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 extern char **environ;
 
@@ -286,6 +290,26 @@ static doca_error_t parse_path(const char *value, char *out, char *err, size_t e
 	return DOCA_SUCCESS;
 }
 
+/*
+ * A relative path from the config file names a file next to it (base: the file's
+ * folder, absolute); from the environment (base NULL) it stays relative to the cwd.
+ */
+static doca_error_t resolve_path(char *path, const char *base, char *err, size_t errlen)
+{
+	char joined[CORE_PATH_MAX];
+
+	if (base == NULL || path[0] == '/' || path[0] == '\0')
+		return DOCA_SUCCESS;
+	if ((size_t)snprintf(joined, sizeof(joined), "%s%s%s", base, strcmp(base, "/") == 0 ? "" : "/", path) >=
+	    sizeof(joined))
+		return fail(err, errlen,
+			    "the path, relative to the config file's folder %s, is too long; allowed: at most 511 "
+			    "characters in all",
+			    base);
+	strcpy(path, joined);
+	return DOCA_SUCCESS;
+}
+
 /* Port-indexed keys: FLOWDPA_PORT<n>_RX / _TX with n in 0..CORE_MAX_PORTS-1. */
 static bool port_key(const char *key, const char *suffix, uint32_t *port)
 {
@@ -310,10 +334,11 @@ static bool port_key(const char *key, const char *suffix, uint32_t *port)
 	return true;
 }
 
-/* Applies one key. NOT_FOUND for a key that is not flowdpa's. */
-static doca_error_t config_apply(struct core_config *cfg, const char *key, const char *value, char *err,
-				 size_t errlen)
+/* Applies one key; base: see resolve_path. NOT_FOUND for a key that is not flowdpa's. */
+static doca_error_t config_apply(struct core_config *cfg, const char *key, const char *value, const char *base,
+				 char *err, size_t errlen)
 {
+	doca_error_t rc;
 	uint64_t v;
 	uint32_t port;
 
@@ -360,23 +385,103 @@ static doca_error_t config_apply(struct core_config *cfg, const char *key, const
 		cfg->fault_alloc_nth = v;
 		return DOCA_SUCCESS;
 	}
-	if (strcmp(key, "FLOWDPA_TRACE") == 0)
-		return parse_path(value, cfg->trace_path, err, errlen);
-	if (strcmp(key, "FLOWDPA_REPORT") == 0)
-		return parse_path(value, cfg->report_path, err, errlen);
+	if (strcmp(key, "FLOWDPA_TRACE") == 0) {
+		rc = parse_path(value, cfg->trace_path, err, errlen);
+		return rc != DOCA_SUCCESS ? rc : resolve_path(cfg->trace_path, base, err, errlen);
+	}
+	if (strcmp(key, "FLOWDPA_REPORT") == 0) {
+		rc = parse_path(value, cfg->report_path, err, errlen);
+		if (rc != DOCA_SUCCESS || strcmp(value, "-") == 0) /* "-": stderr, not a file */
+			return rc;
+		return resolve_path(cfg->report_path, base, err, errlen);
+	}
 	if (port_key(key, "_RX", &port) || port_key(key, "_TX", &port)) {
 		bool rx = key[strlen(key) - 2] == 'R';
 
 		if (port >= CORE_MAX_PORTS)
 			return fail(err, errlen, "port id out of range; allowed ports: 0..%s", "15");
-		if (rx)
-			return core_config_parse_traffic_src(value, &cfg->port_rx[port], err, errlen);
+		if (rx) {
+			struct core_traffic_src *src = &cfg->port_rx[port];
+
+			rc = core_config_parse_traffic_src(value, src, err, errlen);
+			if (rc != DOCA_SUCCESS || src->kind != CORE_TRAFFIC_PCAP)
+				return rc;
+			return resolve_path(src->path, base, err, errlen);
+		}
 		if (strncmp(value, "pcap:", 5) != 0 || value[5] == '\0')
 			return fail(err, errlen, "\"%s\" is not a traffic sink; use pcap:FILE", value);
 		cfg->port_tx[port].kind = CORE_TRAFFIC_PCAP;
-		return parse_path(value + 5, cfg->port_tx[port].path, err, errlen);
+		rc = parse_path(value + 5, cfg->port_tx[port].path, err, errlen);
+		return rc != DOCA_SUCCESS ? rc : resolve_path(cfg->port_tx[port].path, base, err, errlen);
 	}
 	return DOCA_ERROR_NOT_FOUND;
+}
+
+/* Every key config_apply knows (keep them in step), and FLOWDPA_CONFIG; '#' stands for a port id. */
+static const char *const known_keys[] = {
+	"FLOWDPA_CONFIG",	"FLOWDPA_DEVICES",	   "FLOWDPA_NIC_MODE",	    "FLOWDPA_NIC_LATENCY_US",
+	"FLOWDPA_STRICT",	"FLOWDPA_DPA_CORES",	   "FLOWDPA_DPA_EUS_PER_CORE", "FLOWDPA_DPA_HEAP_SIZE",
+	"FLOWDPA_FAULTS",	"FLOWDPA_FAULT_ALLOC",	   "FLOWDPA_TRACE",	    "FLOWDPA_REPORT",
+	"FLOWDPA_PORT#_RX",	"FLOWDPA_PORT#_TX",
+};
+
+#define SUGGEST_KEY_MAX 64
+
+/* Case-insensitive Levenshtein distance of two strings of at most SUGGEST_KEY_MAX characters. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t row[SUGGEST_KEY_MAX + 1];
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t sub = diag + (toupper((unsigned char)a[i - 1]) != toupper((unsigned char)b[j - 1]));
+			size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+
+			row[j] = sub < best ? sub : best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/*
+ * The known key nearest to an unknown one, written into out, or false when none is
+ * near: at most 2 edits, or a fifth of the key for long ones; case is not an edit, so
+ * "flowdpa_strict" finds FLOWDPA_STRICT. A port pattern takes the key's own digits
+ * ("FLOWDPA_PROT3_RX" -> "FLOWDPA_PORT3_RX"), or "n" when it has none.
+ */
+static bool suggest_key(const char *key, char *out, size_t outlen)
+{
+	const char *digits = strpbrk(key, "0123456789");
+	size_t ndigits = digits ? strspn(digits, "0123456789") : 0;
+	size_t best = SIZE_MAX;
+
+	if (strlen(key) > SUGGEST_KEY_MAX || ndigits > 8)
+		return false;
+	for (size_t i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++) {
+		char cand[SUGGEST_KEY_MAX + 1];
+		const char *hash = strchr(known_keys[i], '#');
+		size_t d;
+
+		if (hash == NULL)
+			snprintf(cand, sizeof(cand), "%s", known_keys[i]);
+		else
+			snprintf(cand, sizeof(cand), "%.*s%.*s%s", (int)(hash - known_keys[i]), known_keys[i],
+				 ndigits ? (int)ndigits : 1, ndigits ? digits : "n", hash + 1);
+		d = edit_distance(key, cand);
+		if (strcmp(key, cand) != 0 && d < best && (d <= 2 || d <= strlen(cand) / 5)) {
+			best = d;
+			snprintf(out, outlen, "%s", cand);
+		}
+	}
+	return best != SIZE_MAX;
 }
 
 static void config_defaults(struct core_config *cfg)
@@ -408,22 +513,89 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Longest line of a FLOWDPA_CONFIG file, newline excluded. */
+#define CONFIG_LINE_MAX 767
+
+enum line_status { LINE_OK, LINE_EOF, LINE_TOO_LONG, LINE_NUL, LINE_READ_ERROR };
+
+/*
+ * One line of f into buf (CONFIG_LINE_MAX + 1 bytes), its newline dropped. Read byte by
+ * byte so that the line's real length is known: a NUL byte (which would end a C
+ * string early and let the rest pass as text) and an over-long line (which a buffered
+ * read would split into two lines) are refused, never read around.
+ */
+static enum line_status read_line(FILE *f, char *buf)
+{
+	size_t len = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0')
+			return LINE_NUL;
+		if (len == CONFIG_LINE_MAX)
+			return LINE_TOO_LONG;
+		buf[len++] = (char)c;
+	}
+	buf[len] = '\0';
+	if (c == EOF && ferror(f))
+		return LINE_READ_ERROR;
+	return c == EOF && len == 0 ? LINE_EOF : LINE_OK;
+}
+
+/* Opens the config file for reading, refusing what is not a regular, readable file. */
+static FILE *config_open(const char *path)
+{
+	char why[128];
+	struct stat st;
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL) {
+		snprintf(why, sizeof(why), "the file cannot be opened: %s", strerror(errno));
+	} else if (fstat(fileno(f), &st) != 0) {
+		snprintf(why, sizeof(why), "the file cannot be read: %s", strerror(errno));
+	} else if (S_ISDIR(st.st_mode)) {
+		snprintf(why, sizeof(why), "%s", "it names a directory; FLOWDPA_CONFIG must name a file of KEY=VALUE lines");
+	} else {
+		return f;
+	}
+	if (f != NULL)
+		fclose(f);
+	report_error("", "FLOWDPA_CONFIG", path, why);
+	return NULL;
+}
+
+/* The absolute folder of the config file at path (opened, so it exists). */
+static void config_file_folder(const char *path, char base[PATH_MAX])
+{
+	char dir[CORE_PATH_MAX];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		strcpy(dir, ".");
+	else
+		slash[slash == dir] = '\0'; /* "/x.conf" -> "/" */
+	if (realpath(dir, base) == NULL)
+		snprintf(base, PATH_MAX, "%s", dir); /* gone since it was opened: keep it as written */
+}
+
 /* The file's keys, skipping those the environment sets (the environment wins). */
 static doca_error_t config_load_file(struct core_config *cfg, const char *path)
 {
-	char line[CORE_PATH_MAX + 256];
+	char line[CONFIG_LINE_MAX + 1];
 	char where[CORE_PATH_MAX + 32];
 	char err[CONFIG_ERR_MAX];
 	unsigned int lineno = 0;
 	doca_error_t status = DOCA_ERROR_BAD_CONFIG;
-	FILE *f = fopen(path, "r");
+	enum line_status ls;
+	char base[PATH_MAX];
+	FILE *f = config_open(path);
 
-	if (f == NULL) {
-		report_error("", "FLOWDPA_CONFIG", path, "the file cannot be opened");
+	if (f == NULL)
 		return DOCA_ERROR_BAD_CONFIG;
-	}
-	while (fgets(line, sizeof(line), f) != NULL) {
-		size_t len = strlen(line);
+	config_file_folder(path, base);
+	while ((ls = read_line(f, line)) != LINE_EOF) {
 		char *s;
 		char *eq;
 		char *key;
@@ -432,9 +604,16 @@ static doca_error_t config_load_file(struct core_config *cfg, const char *path)
 
 		lineno++;
 		snprintf(where, sizeof(where), "%s:%u: ", path, lineno);
-		/* A line cut by fgets would be read as two: refuse it instead. */
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n' && !feof(f)) {
+		if (ls == LINE_TOO_LONG) {
 			report_error(where, "(line)", "...", "the line is too long (at most 767 characters)");
+			goto out;
+		}
+		if (ls == LINE_NUL) {
+			report_error(where, "(line)", "...", "the line holds a NUL byte; the file must be text");
+			goto out;
+		}
+		if (ls == LINE_READ_ERROR) {
+			report_error(where, "(line)", "...", "the file cannot be read");
 			goto out;
 		}
 		s = trim(line);
@@ -448,11 +627,22 @@ static doca_error_t config_load_file(struct core_config *cfg, const char *path)
 		*eq = '\0';
 		key = trim(s);
 		value = trim(eq + 1);
+		if (strcmp(key, "FLOWDPA_CONFIG") == 0) {
+			report_error(where, key, value, "FLOWDPA_CONFIG is read from the environment only");
+			goto out;
+		}
 		if (getenv(key) != NULL)
 			continue;
-		rc = config_apply(cfg, key, value, err, sizeof(err));
-		if (rc == DOCA_ERROR_NOT_FOUND)
-			snprintf(err, sizeof(err), "unknown key (docs/configuration.md lists the keys)");
+		rc = config_apply(cfg, key, value, base, err, sizeof(err));
+		if (rc == DOCA_ERROR_NOT_FOUND) {
+			char near[SUGGEST_KEY_MAX + 1];
+
+			if (suggest_key(key, near, sizeof(near)))
+				snprintf(err, sizeof(err), "unknown key; did you mean %s? (docs/configuration.md lists the keys)",
+					 near);
+			else
+				snprintf(err, sizeof(err), "unknown key (docs/configuration.md lists the keys)");
+		}
 		if (rc != DOCA_SUCCESS) {
 			report_error(where, key, value, err);
 			goto out;
@@ -481,10 +671,16 @@ static doca_error_t config_load_env(struct core_config *cfg)
 		/* FLOWDPA_TEST_* is reserved for test harnesses (docs/configuration.md). */
 		if (strcmp(key, "FLOWDPA_CONFIG") == 0 || strncmp(key, "FLOWDPA_TEST_", 13) == 0)
 			continue;
-		rc = config_apply(cfg, key, eq + 1, err, sizeof(err));
+		rc = config_apply(cfg, key, eq + 1, NULL, err, sizeof(err));
 		if (rc == DOCA_ERROR_NOT_FOUND) {
 			/* Other tools may own FLOWDPA_ names; a typo should still be visible. */
-			fprintf(stderr, "flowdpa: warning: %s is not a flowdpa setting; ignored\n", key);
+			char near[SUGGEST_KEY_MAX + 1];
+
+			if (suggest_key(key, near, sizeof(near)))
+				fprintf(stderr, "flowdpa: warning: %s is not a flowdpa setting; ignored (did you mean %s?)\n",
+					key, near);
+			else
+				fprintf(stderr, "flowdpa: warning: %s is not a flowdpa setting; ignored\n", key);
 			continue;
 		}
 		if (rc != DOCA_SUCCESS) {

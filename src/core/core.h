@@ -198,10 +198,13 @@ struct core_dev_caps {
 /* NULL for NULL or for a pointer that is not a flowdpa device (checked by magic). */
 FLOWDPA_INTERNAL_API const struct core_dev_caps *core_devinfo_caps(const struct doca_devinfo *devinfo);
 FLOWDPA_INTERNAL_API const struct core_dev_caps *core_dev_caps(const struct doca_dev *dev);
-/* Another DOCA object starts (hold) or stops (release) using an open device;
- * doca_dev_close returns IN_USE while holds remain. */
-FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t core_dev_hold(struct doca_dev *dev);
-FLOWDPA_INTERNAL_API void core_dev_release(struct doca_dev *dev);
+/* Another DOCA object (owner) starts (hold) or stops (release) using an open device;
+ * doca_dev_close returns IN_USE while holds remain, naming each holder by the short
+ * description hold was given ("doca_flow port 0", "doca_dpa context 1"). */
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t core_dev_hold(struct doca_dev *dev, const void *owner,
+								   const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+FLOWDPA_INTERNAL_API void core_dev_release(struct doca_dev *dev, const void *owner);
 
 /* ---------------------------------------------------------------- trace events */
 

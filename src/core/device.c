@@ -4,16 +4,17 @@
  * The inventory is built once from the configuration (FLOWDPA_DEVICES) and lives until
  * exit, so a struct doca_devinfo stays valid after its list is destroyed, as DOCA
  * promises for opened devices. Each devinfo embeds its one struct doca_dev with an
- * open count; other DOCA objects (a DPA context, a flow port) hold it, and close
- * refuses with IN_USE while they do. Handles live in static storage and carry a magic
- * that is cleared at the last close, so a double close or a foreign pointer is
- * refused instead of touching freed memory.
+ * open count; other DOCA objects (a DPA context, a flow port) hold it under a short
+ * name, and close refuses with IN_USE while they do, naming them. Handles live in
+ * static storage and carry a magic that is cleared at the last close, so a double
+ * close or a foreign pointer is refused instead of touching freed memory.
  */
 #include "core.h"
 #include "core_internal.h"
 
 #include <ctype.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +22,20 @@
 #define DEVINFO_MAGIC 0x64657669u /* "devi" */
 #define DEV_MAGIC 0x6465766fu	  /* "devo" */
 
+/* Holders named in doca_dev_close's IN_USE line; more are counted, not named. */
+#define DEV_NAMED_HOLDERS 16
+
+struct dev_holder {
+	const void *owner; /* NULL: free slot */
+	char what[48];
+};
+
 struct doca_dev {
 	uint32_t magic; /* DEV_MAGIC while open */
 	struct doca_devinfo *info;
 	uint32_t opens;
-	uint32_t holds;
+	uint32_t holds; /* named or not */
+	struct dev_holder holders[DEV_NAMED_HOLDERS];
 };
 
 struct doca_devinfo {
@@ -217,9 +227,31 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 	return DOCA_SUCCESS;
 }
 
+/* "a, b and N other DOCA object(s)": the holders of dev, for doca_dev_close's IN_USE
+ * line. Called with dev_lock held. */
+static void holders_describe_locked(const struct doca_dev *dev, char *buf, size_t len)
+{
+	size_t off = 0;
+	uint32_t named = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < DEV_NAMED_HOLDERS; i++) {
+		if (dev->holders[i].owner == NULL)
+			continue;
+		int n = snprintf(buf + off, len - off, "%s%s", named ? ", " : "", dev->holders[i].what);
+
+		if (n < 0 || (size_t)n >= len - off)
+			break;
+		off += (size_t)n;
+		named++;
+	}
+	if (dev->holds > named)
+		snprintf(buf + off, len - off, "%s%u other DOCA object(s)", named ? " and " : "", dev->holds - named);
+}
+
 DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
 {
-	uint32_t holds = 0;
+	char holders[DEV_NAMED_HOLDERS * 50 + 64];
 
 	pthread_mutex_lock(&dev_lock);
 	if (!dev_valid(dev)) {
@@ -228,10 +260,9 @@ DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (dev->opens == 1 && dev->holds > 0) {
-		holds = dev->holds;
+		holders_describe_locked(dev, holders, sizeof(holders));
 		pthread_mutex_unlock(&dev_lock);
-		CORE_LOG_ERR("%s is still used by %u DOCA object(s) (DPA context, flow port, ...); destroy them first",
-			     dev->info->caps.ibdev_name, holds);
+		CORE_LOG_ERR("device %s is still used by: %s; destroy them first", dev->info->caps.ibdev_name, holders);
 		return DOCA_ERROR_IN_USE;
 	}
 	if (--dev->opens == 0)
@@ -240,26 +271,47 @@ DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
 	return DOCA_SUCCESS;
 }
 
-doca_error_t core_dev_hold(struct doca_dev *dev)
+doca_error_t core_dev_hold(struct doca_dev *dev, const void *owner, const char *fmt, ...)
 {
 	doca_error_t rc = DOCA_SUCCESS;
+	char what[sizeof(dev->holders[0].what)];
+	va_list ap;
 
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
 	pthread_mutex_lock(&dev_lock);
-	if (dev_valid(dev))
+	if (dev_valid(dev) && owner != NULL) {
 		dev->holds++;
-	else
+		for (uint32_t i = 0; i < DEV_NAMED_HOLDERS; i++) {
+			if (dev->holders[i].owner == NULL) {
+				dev->holders[i].owner = owner;
+				memcpy(dev->holders[i].what, what, sizeof(what));
+				break;
+			}
+		}
+	} else {
 		rc = DOCA_ERROR_INVALID_VALUE;
+	}
 	pthread_mutex_unlock(&dev_lock);
 	if (rc != DOCA_SUCCESS)
-		CORE_LOG_ERR("not an open device (NULL, closed, or not a doca_dev): open it with doca_dev_open first");
+		CORE_LOG_ERR("%s: not an open device (NULL, closed, or not a doca_dev): open it with doca_dev_open first",
+			     what);
 	return rc;
 }
 
-void core_dev_release(struct doca_dev *dev)
+void core_dev_release(struct doca_dev *dev, const void *owner)
 {
 	pthread_mutex_lock(&dev_lock);
-	if (dev_valid(dev) && dev->holds > 0)
+	if (dev_valid(dev) && dev->holds > 0) {
 		dev->holds--;
+		for (uint32_t i = 0; i < DEV_NAMED_HOLDERS; i++) {
+			if (dev->holders[i].owner == owner) {
+				dev->holders[i].owner = NULL;
+				break;
+			}
+		}
+	}
 	pthread_mutex_unlock(&dev_lock);
 }
 

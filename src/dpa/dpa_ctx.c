@@ -102,13 +102,13 @@ doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa)
 
 	if (r != DOCA_SUCCESS)
 		goto fail;
-	r = core_dev_hold(dev);
+	d->id = atomic_fetch_add(&dpa_next_id, 1) + 1;
+	r = core_dev_hold(dev, d, "doca_dpa context %u", d->id);
 	if (r != DOCA_SUCCESS) {
 		CORE_LOG_ERR("%s: cannot hold device %s: %s", __func__, caps->pci_addr, doca_error_get_name(r));
 		goto fail;
 	}
 	d->magic = DPA_MAGIC;
-	d->id = atomic_fetch_add(&dpa_next_id, 1) + 1;
 	d->dev = dev;
 	d->caps = caps;
 	d->state = DPA_STATE_CREATED;
@@ -157,7 +157,7 @@ static doca_error_t destroy_extension(struct doca_dpa *ext)
 	assert(found && "an extended context has a slot in its base (doca_dpa_device_extend)");
 	(void)found;
 	atomic_fetch_sub(&base->nextensions, 1);
-	core_dev_release(ext->dev);
+	core_dev_release(ext->dev, ext);
 	pthread_mutex_destroy(&ext->lock);
 	CORE_LOG_TRC("extended DPA context %u (of %u) destroyed", ext->id, base->id);
 	ext->magic = 0;
@@ -217,7 +217,7 @@ doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
 	free(dpa->workers);
 	if (dpa->log_file)
 		fclose(dpa->log_file);
-	core_dev_release(dpa->dev);
+	core_dev_release(dpa->dev, dpa);
 	dpa_heap_fini(&dpa->process.heap);
 	pthread_mutex_destroy(&dpa->lock);
 	CORE_LOG_TRC("DPA context %u destroyed", dpa->id);
@@ -331,14 +331,15 @@ doca_error_t doca_dpa_device_extend(struct doca_dpa *dpa, struct doca_dev *other
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	bool held = false;
-	doca_error_t r = core_dev_hold(other_dev);
+
+	e->id = atomic_fetch_add(&dpa_next_id, 1) + 1;
+	doca_error_t r = core_dev_hold(other_dev, e, "doca_dpa context %u (extends %u)", e->id, dpa->id);
 
 	if (r != DOCA_SUCCESS) {
 		CORE_LOG_ERR("%s: cannot hold device %s: %s", __func__, caps->pci_addr, doca_error_get_name(r));
 		goto fail;
 	}
 	held = true;
-	e->id = atomic_fetch_add(&dpa_next_id, 1) + 1;
 	bool placed = false;
 
 	pthread_mutex_lock(&dpa->lock);
@@ -373,7 +374,7 @@ doca_error_t doca_dpa_device_extend(struct doca_dpa *dpa, struct doca_dev *other
 
 fail:
 	if (held)
-		core_dev_release(other_dev);
+		core_dev_release(other_dev, e);
 	free(e);
 	return r;
 }

@@ -4,8 +4,10 @@
  * allocator with 64-byte granularity whose metadata lives outside the mapping, and the
  * bounds-checked copies of doca_dpa_mem_* / h2d / d2h / memset.
  *
- * Under AddressSanitizer, free heap bytes are poisoned, so a kernel that overruns its
- * allocation is reported by ASan like a heap overflow on the host.
+ * When the process runs under AddressSanitizer (whether or not this library was built
+ * with it), free heap bytes and a redzone after each allocation are poisoned, so a
+ * kernel built with -fsanitize=address that overruns its allocation is reported by ASan
+ * like a heap overflow on the host (dpa_asan.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,23 +18,8 @@
 
 DOCA_LOG_REGISTER(DPA::HEAP);
 
-#if defined(__SANITIZE_ADDRESS__)
-#define DPA_HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define DPA_HAVE_ASAN 1
-#endif
-#endif
-
-#ifdef DPA_HAVE_ASAN
-void __asan_poison_memory_region(void const volatile *addr, size_t size);
-void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
-#define heap_poison(a, s) __asan_poison_memory_region((const void *)(a), (s))
-#define heap_unpoison(a, s) __asan_unpoison_memory_region((const void *)(a), (s))
-#else
-#define heap_poison(a, s) ((void)(a), (void)(s))
-#define heap_unpoison(a, s) ((void)(a), (void)(s))
-#endif
+#define heap_poison(a, s) dpa_asan_poison((uintptr_t)(a), (s))
+#define heap_unpoison(a, s) dpa_asan_unpoison((uintptr_t)(a), (s))
 
 static doca_error_t ext_insert(struct dpa_extent **arr, size_t *n, size_t *cap, size_t at, struct dpa_extent e)
 {
@@ -77,23 +64,28 @@ doca_error_t dpa_heap_init(struct dpa_heap *heap, size_t size)
 {
 	memset(heap, 0, sizeof(*heap));
 	size = (size + DPA_HEAP_ALIGN - 1) & ~(size_t)(DPA_HEAP_ALIGN - 1);
-	void *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	/* Under ASan twice the room, for the redzones (each at most the size of its block,
+	 * DPA_HEAP_REDZONE <= DPA_HEAP_ALIGN): the program still gets the same `size` bytes. */
+	size_t map_size = dpa_asan_active() ? 2 * size : size;
+	void *base = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	if (base == MAP_FAILED) {
-		CORE_LOG_ERR("cannot map a DPA heap of %zu bytes: %s", size, strerror(errno));
+		CORE_LOG_ERR("cannot map a DPA heap of %zu bytes: %s", map_size, strerror(errno));
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	heap->base = base;
 	heap->size = size;
+	heap->map_size = map_size;
 	pthread_mutex_init(&heap->lock, NULL);
 	if (ext_insert(&heap->free_ext, &heap->nfree, &heap->free_cap, 0,
-		       (struct dpa_extent){(uintptr_t)base, size}) != DOCA_SUCCESS) {
-		munmap(base, size);
+		       (struct dpa_extent){.start = (uintptr_t)base, .size = map_size}) != DOCA_SUCCESS) {
+		munmap(base, map_size);
 		pthread_mutex_destroy(&heap->lock);
 		memset(heap, 0, sizeof(*heap)); /* as on the mmap failure: dpa_heap_fini is a no-op on it */
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	heap_poison(base, size);
+	heap_poison(base, map_size);
+	dpa_asan_heap_register(heap);
 	return DOCA_SUCCESS;
 }
 
@@ -113,46 +105,73 @@ void dpa_heap_fini(struct dpa_heap *heap)
 		return;
 	if (heap->nlive)
 		CORE_LOG_DBG("DPA heap destroyed with %zu live allocations (%zu bytes)", heap->nlive, heap->used);
-	heap_unpoison(heap->base, heap->size);
-	munmap(heap->base, heap->size);
+	dpa_asan_heap_unregister(heap);
+	heap_unpoison(heap->base, heap->map_size);
+	munmap(heap->base, heap->map_size);
 	free(heap->free_ext);
 	free(heap->live);
 	pthread_mutex_destroy(&heap->lock);
 	memset(heap, 0, sizeof(*heap));
 }
 
+/* The first free extent of at least need bytes, or nfree. Caller holds the lock. */
+static size_t free_fit(const struct dpa_heap *heap, size_t need)
+{
+	size_t i = 0;
+
+	while (i < heap->nfree && heap->free_ext[i].size < need)
+		i++;
+	return i;
+}
+
 /* NO_MEMORY with *no_fit set when no free extent is large enough, clear when the metadata could not grow. */
-static doca_error_t heap_alloc(struct dpa_heap *heap, size_t size, uint64_t *dev_ptr, bool *no_fit)
+static doca_error_t heap_alloc(struct dpa_heap *heap, size_t size, uintptr_t site, uint64_t *dev_ptr, bool *no_fit)
 {
 	size_t need = (size + DPA_HEAP_ALIGN - 1) & ~(size_t)(DPA_HEAP_ALIGN - 1);
-	doca_error_t r = DOCA_ERROR_NO_MEMORY;
+	size_t span = need;
+	doca_error_t r;
 
 	*no_fit = true;
 	if (need < size) /* overflow */
 		return DOCA_ERROR_NO_MEMORY;
 	pthread_mutex_lock(&heap->lock);
-	for (size_t i = 0; i < heap->nfree; i++) {
-		struct dpa_extent *f = &heap->free_ext[i];
+	size_t i = heap->nfree;
 
-		if (f->size < need)
-			continue;
-		uintptr_t start = f->start;
-		size_t at = ext_upper(heap->live, heap->nlive, start);
+	if (need > heap->size - heap->used) { /* what the program may have, redzones aside */
+		pthread_mutex_unlock(&heap->lock);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	/* A redzone only where it fits (the extra room can fragment too). */
+	if (dpa_asan_active()) {
+		span = need + DPA_HEAP_REDZONE;
+		i = free_fit(heap, span);
+	}
+	if (i == heap->nfree) {
+		span = need;
+		i = free_fit(heap, span);
+	}
+	if (i == heap->nfree) {
+		pthread_mutex_unlock(&heap->lock);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	struct dpa_extent *f = &heap->free_ext[i];
+	uintptr_t start = f->start;
+	size_t at = ext_upper(heap->live, heap->nlive, start);
 
-		*no_fit = false;
-		r = ext_insert(&heap->live, &heap->nlive, &heap->live_cap, at, (struct dpa_extent){start, size});
-		if (r != DOCA_SUCCESS)
-			break;
-		f->start += need;
-		f->size -= need;
+	*no_fit = false;
+	r = ext_insert(&heap->live, &heap->nlive, &heap->live_cap, at,
+		       (struct dpa_extent){.start = start, .size = size, .span = span, .site = site});
+	if (r == DOCA_SUCCESS) {
+		f = &heap->free_ext[i];
+		f->start += span;
+		f->size -= span;
 		if (f->size == 0)
 			ext_remove(heap->free_ext, &heap->nfree, i);
-		heap->used += need;
+		heap->used += need; /* the redzone is not the program's */
 		if (heap->used > heap->peak)
 			heap->peak = heap->used;
 		heap_unpoison(start, size);
 		*dev_ptr = start;
-		break;
 	}
 	pthread_mutex_unlock(&heap->lock);
 	return r;
@@ -170,9 +189,10 @@ static doca_error_t heap_free(struct dpa_heap *heap, uint64_t dev_ptr)
 		goto out;
 	}
 	at--;
-	struct dpa_extent e = heap->live[at];
+	const struct dpa_extent *live = &heap->live[at];
+	struct dpa_extent e = {.start = live->start, .size = live->span};
+	size_t need = (live->size + DPA_HEAP_ALIGN - 1) & ~(size_t)(DPA_HEAP_ALIGN - 1);
 
-	e.size = (e.size + DPA_HEAP_ALIGN - 1) & ~(size_t)(DPA_HEAP_ALIGN - 1);
 	/* Make room first: the only failure is growing the free array, and the allocation
 	 * must stay live if it fails. */
 	size_t fi = ext_upper(heap->free_ext, heap->nfree, e.start);
@@ -193,11 +213,20 @@ static doca_error_t heap_free(struct dpa_heap *heap, uint64_t dev_ptr)
 			goto out;
 	}
 	ext_remove(heap->live, &heap->nlive, at);
-	heap->used -= e.size;
+	heap->used -= need;
 	heap_poison(e.start, e.size);
 out:
 	pthread_mutex_unlock(&heap->lock);
 	return r;
+}
+
+void dpa_heap_neighbours_locked(const struct dpa_heap *heap, uintptr_t addr, struct dpa_extent *before,
+				struct dpa_extent *after)
+{
+	size_t at = ext_upper(heap->live, heap->nlive, addr);
+
+	*before = at > 0 ? heap->live[at - 1] : (struct dpa_extent){0};
+	*after = at < heap->nlive ? heap->live[at] : (struct dpa_extent){0};
 }
 
 /* Live allocation containing [addr, addr+size), or NULL. Caller holds the lock. */
@@ -235,7 +264,8 @@ void *dpa_heap_ptr(struct flexio_process *process, uint64_t dev_ptr, size_t size
  * The heap operations behind both the process API (dpa.h, api = its own name) and the
  * DOCA calls (api = the public name): log lines name the call the user made.
  */
-static doca_error_t heap_alloc_api(struct flexio_process *process, size_t size, uint64_t *dev_ptr, const char *api)
+static doca_error_t heap_alloc_api(struct flexio_process *process, size_t size, uintptr_t site, uint64_t *dev_ptr,
+				   const char *api)
 {
 	if (dev_ptr == NULL || size == 0) {
 		CORE_LOG_ERR("%s: %s", api, dev_ptr == NULL ? "dev_ptr is NULL" : "size is 0");
@@ -249,7 +279,7 @@ static doca_error_t heap_alloc_api(struct flexio_process *process, size_t size, 
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	bool no_fit;
-	doca_error_t r = heap_alloc(&process->heap, size, dev_ptr, &no_fit);
+	doca_error_t r = heap_alloc(&process->heap, size, site, dev_ptr, &no_fit);
 
 	if (r != DOCA_SUCCESS) {
 		size_t used, peak, nlive;
@@ -345,7 +375,7 @@ doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_
 			*dev_ptr = 0;
 		return r;
 	}
-	return heap_alloc_api(process, size, dev_ptr, __func__);
+	return heap_alloc_api(process, size, (uintptr_t)__builtin_return_address(0), dev_ptr, __func__);
 }
 
 doca_error_t dpa_heap_free(struct flexio_process *process, uint64_t dev_ptr)
@@ -394,7 +424,8 @@ doca_error_t doca_dpa_mem_alloc(struct doca_dpa *dpa, size_t size, doca_dpa_dev_
 			*dev_ptr = 0;
 		return r;
 	}
-	return heap_alloc_api(&dpa_base(dpa)->process, size, dev_ptr, __func__);
+	return heap_alloc_api(&dpa_base(dpa)->process, size, (uintptr_t)__builtin_return_address(0), dev_ptr,
+			      __func__);
 }
 
 doca_error_t doca_dpa_mem_free(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dev_ptr)

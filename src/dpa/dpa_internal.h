@@ -66,29 +66,49 @@ struct doca_dpa_app {
 
 /* ------------------------------------------------------------ device heap */
 
+/* A free extent (start, size), or a live allocation: size as requested, span what it
+ * takes of the heap (rounded, plus the redzone under ASan), site the return address of
+ * its doca_dpa_mem_alloc / dpa_heap_alloc call. */
 struct dpa_extent {
 	uintptr_t start;
 	size_t size;
+	size_t span;
+	uintptr_t site;
 };
 
 /* One mapping; allocator metadata lives outside it so device overruns cannot corrupt it. */
 struct dpa_heap {
 	pthread_mutex_t lock;
 	uint8_t *base;
-	size_t size;
+	size_t size;	  /* what allocations may use in all (FLOWDPA_DPA_HEAP_SIZE) */
+	size_t map_size; /* the mapping: size, or twice it under ASan for the redzones */
 	struct dpa_extent *free_ext; /* sorted by start, coalesced */
 	size_t nfree, free_cap;
 	struct dpa_extent *live; /* sorted by start */
 	size_t nlive, live_cap;
 	size_t used, peak;
+	struct dpa_heap *asan_next; /* dpa_asan.c's list of heaps */
 };
 
 #define DPA_HEAP_ALIGN 64u
+/* Poisoned bytes after each allocation under ASan (when the mapping has room for them). */
+#define DPA_HEAP_REDZONE 64u
+_Static_assert(DPA_HEAP_REDZONE <= DPA_HEAP_ALIGN, "a redzone takes at most the room of its block");
 
 FLOWDPA_MUST_CHECK doca_error_t dpa_heap_init(struct dpa_heap *heap, size_t size);
 void dpa_heap_fini(struct dpa_heap *heap);
 /* Bytes in use, the peak, and live allocations, read under the heap lock. */
 void dpa_heap_usage(struct dpa_heap *heap, size_t *used, size_t *peak, size_t *nlive);
+/* The live allocations starting at or before addr and after it (span 0: none). Caller holds the lock. */
+void dpa_heap_neighbours_locked(const struct dpa_heap *heap, uintptr_t addr, struct dpa_extent *before,
+				struct dpa_extent *after);
+
+/* ASan on the device heap when the process runs under ASan, else no-ops (dpa_asan.c). */
+bool dpa_asan_active(void);
+void dpa_asan_poison(uintptr_t addr, size_t size);
+void dpa_asan_unpoison(uintptr_t addr, size_t size);
+void dpa_asan_heap_register(struct dpa_heap *heap);
+void dpa_asan_heap_unregister(struct dpa_heap *heap);
 
 /* ------------------------------------------------------------ process and context */
 

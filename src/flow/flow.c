@@ -571,7 +571,7 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 		goto unlock;
 	}
 	if (cfg->has_dev && cfg->dev) {
-		err = core_dev_hold(cfg->dev); /* logs why it cannot */
+		err = core_dev_hold(cfg->dev, p, "doca_flow port %u", p->id); /* logs why it cannot */
 		if (err != DOCA_SUCCESS)
 			goto unlock;
 		held = true;
@@ -603,7 +603,7 @@ unlock:
 	pthread_mutex_unlock(&flow_g.lock);
 	if (err != DOCA_SUCCESS) {
 		if (held)
-			core_dev_release(cfg->dev);
+			core_dev_release(cfg->dev, p);
 		goto fail;
 	}
 	CORE_LOG_TRC("doca_flow_port_start: port %u%s", p->id, p->is_manager ? " (switch manager)" : "");
@@ -675,7 +675,7 @@ doca_error_t doca_flow_port_stop(struct doca_flow_port *port)
 	/* The NIC logs a TX capture that could not be written (IO_FAILED). */
 	err = nic_port_stop(port->id);
 	if (port->dev)
-		core_dev_release(port->dev);
+		core_dev_release(port->dev, port);
 	port_release(port);
 	CORE_LOG_TRC("doca_flow_port_stop: port %u", port->id);
 	return err;

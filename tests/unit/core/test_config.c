@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <limits.h>
 
 #include "core/core_internal.h"
 #include "test_support.h"
@@ -145,15 +146,61 @@ static void test_bad_values_name_key_value_and_rule(void **state)
 
 static void test_unknown_env_key_warns_only(void **state)
 {
+	static const struct {
+		const char *key, *says;
+	} typo[] = {
+		{"FLOWDPA_DEVICE", "FLOWDPA_DEVICE is not a flowdpa setting; ignored (did you mean FLOWDPA_DEVICES?)"},
+		{"FLOWDPA_PROT3_RX", "(did you mean FLOWDPA_PORT3_RX?)"},
+		{"FLOWDPA_PORT12_TXX", "(did you mean FLOWDPA_PORT12_TX?)"},
+		{"FLOWDPA_PORT_RX", "(did you mean FLOWDPA_PORTn_RX?)"},
+		{"FLOWDPA_HEAP_SIZE", "(did you mean FLOWDPA_DPA_HEAP_SIZE?)"},
+		{"FLOWDPA_FAULT", "(did you mean FLOWDPA_FAULTS?)"},
+	};
 	doca_error_t rc;
 	const char *err;
 	(void)state;
 
-	setenv("FLOWDPA_DEVICE", "bf2", 1); /* typo of FLOWDPA_DEVICES */
+	for (size_t i = 0; i < sizeof(typo) / sizeof(typo[0]); i++) {
+		setenv(typo[i].key, "bf2", 1);
+		err = reload(&rc);
+		assert_int_equal(rc, DOCA_SUCCESS); /* a warning only: other tools may own FLOWDPA_ names */
+		if (strstr(err, typo[i].says) == NULL)
+			fail_msg("%s: %s", typo[i].key, err);
+		unsetenv(typo[i].key);
+	}
+	/* Nothing near: no guess. */
+	setenv("FLOWDPA_BENCH_PEERS", "4", 1);
 	err = reload(&rc);
 	assert_int_equal(rc, DOCA_SUCCESS);
-	assert_non_null(strstr(err, "FLOWDPA_DEVICE is not a flowdpa setting"));
-	unsetenv("FLOWDPA_DEVICE");
+	assert_non_null(strstr(err, "FLOWDPA_BENCH_PEERS is not a flowdpa setting; ignored\n"));
+}
+
+/* In a file an unknown key is an error, with the nearest known key when one is near. */
+static void test_unknown_file_key_suggests(void **state)
+{
+	static const struct {
+		const char *text, *says;
+	} bad[] = {
+		{"FLOWDPA_STRICT=1\nFLOWDPA_NICMODE=sync\n", ":2: FLOWDPA_NICMODE=\"sync\": unknown key; did you mean FLOWDPA_NIC_MODE?"},
+		{"flowdpa_strict=1\n", "did you mean FLOWDPA_STRICT?"},
+		{"FLOWDPA_PORT0_RC=pcap:x\n", "did you mean FLOWDPA_PORT0_RX?"},
+		{"DOCA_LOG_LEVEL=debug\n", ":1: DOCA_LOG_LEVEL=\"debug\": unknown key (docs/configuration.md"},
+		{"FLOWDPA_CONFIG=other.conf\n", "read from the environment only"},
+	};
+	doca_error_t rc;
+	const char *err;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *path = test_write_temp(bad[i].text);
+
+		setenv("FLOWDPA_CONFIG", path, 1);
+		err = reload(&rc);
+		assert_int_equal(rc, DOCA_ERROR_BAD_CONFIG);
+		if (strstr(err, bad[i].says) == NULL || strstr(err, path) == NULL)
+			fail_msg("file %zu: %s", i, err);
+		unlink(path);
+	}
 }
 
 static void test_config_file_and_precedence(void **state)
@@ -214,6 +261,172 @@ static void test_config_file_errors(void **state)
 	err = reload(&rc);
 	assert_int_equal(rc, DOCA_ERROR_BAD_CONFIG);
 	assert_non_null(strstr(err, "cannot be opened"));
+}
+
+/* Writes len bytes (NULs included) to a fresh temp file; returns its path (static buffer). */
+static const char *write_temp_bytes(const char *bytes, size_t len)
+{
+	static char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/flowdpa-cfg-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, bytes, len) != (ssize_t)len)
+		abort();
+	close(fd);
+	return path;
+}
+
+/* Issue 15: a NUL byte hid the real length of a line from the length check, so the
+ * part of a long comment past the read buffer was applied as a KEY=VALUE line. */
+static void test_config_file_nul_bytes(void **state)
+{
+	static char text[1024];
+	static const char tail[] = "FLOWDPA_DEVICES=cx6\n";
+	size_t len;
+	doca_error_t rc;
+	const char *err;
+	char expect[128];
+	(void)state;
+
+	memset(text, 'x', 767);
+	text[0] = '#';
+	text[1] = '\0';
+	memcpy(text + 767, tail, sizeof(tail) - 1);
+	len = 767 + sizeof(tail) - 1;
+	for (int round = 0; round < 2; round++) {
+		const char *path = write_temp_bytes(text, len);
+
+		setenv("FLOWDPA_CONFIG", path, 1);
+		err = reload(&rc);
+		assert_int_equal(rc, DOCA_ERROR_BAD_CONFIG);
+		assert_null(core_config_get());
+		snprintf(expect, sizeof(expect), "%s:%d: ", path, round + 1);
+		if (strstr(err, expect) == NULL || strstr(err, "NUL byte") == NULL)
+			fail_msg("round %d: %s", round, err);
+		assert_null(strchr(strchr(err, '\n') + 1, '\n')); /* one line */
+		unlink(path);
+		/* A short line too (line 2): "FLOWDPA_STRICT=1\0..." is not FLOWDPA_STRICT=1. */
+		memcpy(text, "FLOWDPA_NIC_MODE=async\nFLOWDPA_STRICT=1\0junk\n", 45);
+		len = 45;
+	}
+	/* The same line without its NUL is a line too long, on line 2 here. */
+	memcpy(text, "# ok\n", 5);
+	memset(text + 5, '#', 800);
+	memcpy(text + 805, tail, sizeof(tail));
+	const char *path = write_temp_bytes(text, strlen(text));
+
+	setenv("FLOWDPA_CONFIG", path, 1);
+	err = reload(&rc);
+	assert_int_equal(rc, DOCA_ERROR_BAD_CONFIG);
+	snprintf(expect, sizeof(expect), "%s:2: ", path);
+	if (strstr(err, expect) == NULL || strstr(err, "at most 767 characters") == NULL)
+		fail_msg("long line: %s", err);
+	unlink(path);
+	/* 767 characters are still a line. */
+	memset(text, '#', 767);
+	strcpy(text + 767, "\nFLOWDPA_STRICT=1");
+	path = write_temp_bytes(text, strlen(text));
+	setenv("FLOWDPA_CONFIG", path, 1);
+	reload(&rc);
+	assert_int_equal(rc, DOCA_SUCCESS);
+	assert_true(core_config_get()->strict); /* a last line without its newline counts */
+	unlink(path);
+}
+
+/* Issue 15: a directory read as an empty file; a file that cannot be read is refused too. */
+static void test_config_file_not_a_file(void **state)
+{
+	static const struct {
+		const char *path, *says;
+	} bad[] = {
+		{"/tmp", "names a directory"},
+		{"/tmp/", "names a directory"},
+		{"/proc/self/mem", "cannot be read"},
+		{"/nonexistent/flowdpa.conf", "cannot be opened: No such file or directory"},
+	};
+	doca_error_t rc;
+	const char *err;
+	char expect[128];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("FLOWDPA_CONFIG", bad[i].path, 1);
+		err = reload(&rc);
+		assert_int_equal(rc, DOCA_ERROR_BAD_CONFIG);
+		assert_null(core_config_get());
+		snprintf(expect, sizeof(expect), "%s", bad[i].path);
+		if (strstr(err, expect) == NULL || strstr(err, bad[i].says) == NULL)
+			fail_msg("%s: %s", bad[i].path, err);
+		assert_null(strchr(strchr(err, '\n') + 1, '\n'));
+	}
+}
+
+/* Issue 12: relative paths in the file name files next to it; the environment's stay
+ * relative to the cwd. */
+static void test_config_file_relative_paths(void **state)
+{
+	char dir[] = "/tmp/flowdpa-rel-XXXXXX";
+	char conf[64], cwd[PATH_MAX], expect[PATH_MAX + 64];
+	const struct core_config *c;
+	doca_error_t rc;
+	FILE *f;
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(conf, sizeof(conf), "%s/flowdpa.conf", dir);
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fputs("FLOWDPA_PORT0_RX=pcap:in.pcap,loop=2\n"
+	      "FLOWDPA_PORT1_TX=pcap:sub/out.pcap\n"
+	      "FLOWDPA_PORT2_RX=pcap:/abs/x.pcap\n"
+	      "FLOWDPA_PORT4_RX=gen:pkts=5\n"
+	      "FLOWDPA_TRACE=trace.json\n"
+	      "FLOWDPA_REPORT=-\n",
+	      f);
+	fclose(f);
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	/* A relative FLOWDPA_CONFIG: its folder still resolves to an absolute one. */
+	assert_int_equal(chdir("/tmp"), 0);
+	setenv("FLOWDPA_CONFIG", conf + strlen("/tmp/"), 1);
+	setenv("FLOWDPA_PORT3_TX", "pcap:env.pcap", 1);
+	reload(&rc);
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(rc, DOCA_SUCCESS);
+	c = core_config_get();
+	snprintf(expect, sizeof(expect), "%s/in.pcap", dir);
+	assert_string_equal(c->port_rx[0].path, expect);
+	assert_int_equal(c->port_rx[0].loop, 2);
+	snprintf(expect, sizeof(expect), "%s/sub/out.pcap", dir);
+	assert_string_equal(c->port_tx[1].path, expect);
+	assert_string_equal(c->port_rx[2].path, "/abs/x.pcap");
+	assert_int_equal(c->port_rx[4].kind, CORE_TRAFFIC_GEN);
+	snprintf(expect, sizeof(expect), "%s/trace.json", dir);
+	assert_string_equal(c->trace_path, expect);
+	assert_string_equal(c->report_path, "-");
+	assert_string_equal(c->port_tx[3].path, "env.pcap");
+	test_clean_env(NULL); /* closes the trace before its folder goes */
+	unlink(expect);
+	/* A relative path that fits alone but not joined to the folder: an error naming the line. */
+	static char text[600];
+	doca_error_t rc2;
+	const char *err;
+
+	memset(text, 'a', sizeof(text));
+	memcpy(text, "FLOWDPA_PORT0_TX=pcap:", 22);
+	strcpy(text + 22 + 500, "\n");
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	setenv("FLOWDPA_CONFIG", conf, 1);
+	err = reload(&rc2);
+	assert_int_equal(rc2, DOCA_ERROR_BAD_CONFIG);
+	snprintf(expect, sizeof(expect), "%s:1: FLOWDPA_PORT0_TX=", conf);
+	if (strstr(err, expect) == NULL || strstr(err, "relative to the config file's folder") == NULL)
+		fail_msg("got: %s", err);
+	unlink(conf);
+	assert_int_equal(rmdir(dir), 0);
 }
 
 /* A FLOWDPA_CONFIG path too long to hold is one error line like any other: key, value,
@@ -281,6 +494,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_config_file_errors, test_clean_env, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_traffic_parser_direct, test_clean_env, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_config_path_too_long, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_config_file_nul_bytes, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_config_file_not_a_file, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_config_file_relative_paths, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_unknown_file_key_suggests, test_clean_env, test_clean_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

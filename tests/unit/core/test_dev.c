@@ -197,14 +197,46 @@ static void test_open_close_hold(void **state)
 	/* devinfo of an open device outlives its list */
 	assert_non_null(doca_dev_as_devinfo(a));
 	assert_string_equal(core_dev_caps(a)->ibdev_name, "mlx5_0");
-	assert_int_equal(core_dev_hold(a), DOCA_SUCCESS);
+	assert_int_equal(core_dev_hold(a, &n, "doca_flow port %u", 0), DOCA_SUCCESS);
 	assert_int_equal(doca_dev_close(b), DOCA_SUCCESS); /* one of two opens */
 	assert_int_equal(doca_dev_close(a), DOCA_ERROR_IN_USE);
 	assert_non_null(core_dev_caps(a)); /* still open after the refusal */
-	core_dev_release(a);
+	core_dev_release(a, &n);
 	assert_int_equal(doca_dev_close(a), DOCA_SUCCESS);
 	assert_null(doca_dev_as_devinfo(NULL));
-	assert_int_equal(core_dev_hold(NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(core_dev_hold(NULL, &n, "x"), DOCA_ERROR_INVALID_VALUE);
+}
+
+/* Issue 12: doca_dev_close's IN_USE line names what still holds the device. */
+static void test_close_names_holders(void **state)
+{
+	struct doca_devinfo **list;
+	struct doca_dev *dev;
+	char owners[20];
+	uint32_t n;
+	(void)state;
+
+	assert_int_equal(doca_devinfo_create_list(&list, &n), DOCA_SUCCESS);
+	assert_int_equal(doca_dev_open(list[0], &dev), DOCA_SUCCESS);
+	doca_devinfo_destroy_list(list);
+	assert_int_equal(core_dev_hold(dev, &owners[0], "doca_flow port %u", 0), DOCA_SUCCESS);
+	assert_int_equal(core_dev_hold(dev, &owners[1], "doca_dpa context %u", 1), DOCA_SUCCESS);
+	EXPECT_ONE_LINE(doca_dev_close(dev), DOCA_ERROR_IN_USE,
+			"device mlx5_0 is still used by: doca_flow port 0, doca_dpa context 1; destroy them first");
+	core_dev_release(dev, &owners[0]);
+	EXPECT_ONE_LINE(doca_dev_close(dev), DOCA_ERROR_IN_USE, "is still used by: doca_dpa context 1;");
+	/* More holders than are named: the rest are counted. */
+	for (int i = 2; i < 20; i++)
+		assert_int_equal(core_dev_hold(dev, &owners[i], "doca_dpa context %d", i), DOCA_SUCCESS);
+	EXPECT_ONE_LINE(doca_dev_close(dev), DOCA_ERROR_IN_USE, "doca_dpa context 16 and 3 other DOCA object(s);");
+	for (int i = 1; i < 20; i++)
+		core_dev_release(dev, &owners[i]);
+	/* A hold needs an owner to be released by. */
+	EXPECT_ONE_LINE(core_dev_hold(dev, NULL, "doca_flow port %u", 3), DOCA_ERROR_INVALID_VALUE,
+			"doca_flow port 3: not an open device");
+	sdk_cap.n = 0;
+	assert_int_equal(doca_dev_close(dev), DOCA_SUCCESS);
+	assert_int_equal(sdk_cap.n, 0);
 }
 
 static void test_bad_inputs(void **state)
@@ -352,9 +384,9 @@ static void test_bad_inputs_one_line_each(void **state)
 	EXPECT_ONE_LINE(doca_devinfo_create_list(NULL, &n), DOCA_ERROR_INVALID_VALUE, "doca_devinfo_create_list");
 	EXPECT_ONE_LINE(doca_devinfo_destroy_list(NULL), DOCA_ERROR_INVALID_VALUE, "doca_devinfo_destroy_list");
 	EXPECT_ONE_LINE(doca_dev_open(NULL, &dev), DOCA_ERROR_INVALID_VALUE, "doca_dev_open");
-	assert_int_equal(core_dev_hold(dev), DOCA_SUCCESS);
-	EXPECT_ONE_LINE(doca_dev_close(dev), DOCA_ERROR_IN_USE, "still used by 1 DOCA object");
-	core_dev_release(dev);
+	assert_int_equal(core_dev_hold(dev, &n, "doca_flow port %u", 1), DOCA_SUCCESS);
+	EXPECT_ONE_LINE(doca_dev_close(dev), DOCA_ERROR_IN_USE, "still used by: doca_flow port 1;");
+	core_dev_release(dev, &n);
 
 	/* state intact: the device is still open once and answers */
 	sdk_cap.n = 0;
@@ -431,6 +463,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_several_devices_from_file, test_clean_env, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_pci_compare_forms, test_clean_env, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_open_close_hold, test_clean_env, test_clean_env),
+		cmocka_unit_test_setup_teardown(test_close_names_holders, setup_log_capture, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_bad_inputs, test_clean_env, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_too_many_devices, test_clean_env, test_clean_env),
 		cmocka_unit_test_setup_teardown(test_bad_config_lists_nothing, test_clean_env, test_clean_env),

@@ -71,7 +71,7 @@ static void test_destroy_refusals(void **state)
 	dpa_test_expect_log("not a doca_dpa");
 	/* The device is held by the context: closing it first is refused. */
 	assert_int_equal(doca_dev_close(f->dev), DOCA_ERROR_IN_USE);
-	dpa_test_log_clear();
+	dpa_test_expect_log("is still used by: doca_dpa context ");
 	/* A sync event naming the context holds it. */
 	struct doca_sync_event *ev;
 
@@ -427,7 +427,7 @@ static void test_device_extend(void **state)
 	assert_int_equal(doca_dpa_destroy(f->dpa), DOCA_ERROR_IN_USE);
 	dpa_test_expect_log("still has 1 extended context(s)");
 	assert_int_equal(doca_dev_close(dev2), DOCA_ERROR_IN_USE);
-	dpa_test_log_clear();
+	dpa_test_expect_log("device mlx5_2 is still used by: doca_dpa context ", " (extends ");
 	assert_int_equal(doca_dpa_destroy(ext), DOCA_SUCCESS);
 	/* The extension's handle is gone: selecting it is a fatal device error. */
 	assert_int_equal(doca_dpa_rpc(f->dpa, &set_device_rpc, &ret, ext_h), DOCA_ERROR_DRIVER);

@@ -19,8 +19,9 @@
 extern struct doca_dpa_app *unit_app;
 
 
-/* The allocator's record arrays start at 64 extents of 16 bytes and double. */
-#define META_GROW_BYTES (128u * 16u)
+/* The allocator's record arrays start at 64 extents of 32 bytes (struct dpa_extent:
+ * start, size, span, site) and double. */
+#define META_GROW_BYTES (128u * 32u)
 
 static __thread int fail_growth;
 
