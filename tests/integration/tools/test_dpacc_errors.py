@@ -74,7 +74,7 @@ ACCEPTED = [
     ("devicecc_defines_experimental", {"k.c": ("#include <doca_dpa_dev.h>\n" + EXPERIMENTAL_CALL).encode()},
      ["--devicecc-options=-DDOCA_ALLOW_EXPERIMENTAL_API"]),
     # an options file read twice, not recursively, is no cycle
-    ("optf_twice", {"k.c": KERNEL.encode(), "w.opt": b"-Wall\n", "o.opt": b"--devicecc-options=-O2\n"},
+    ("optf_twice", {"k.c": KERNEL.encode(), "o.opt": b"--devicecc-options=-O2\n"},
      ["-optf", "o.opt", "-optf", "o.opt"]),
     # a non-static kernel next to a static helper
     ("static_helper", {"k.c": b"#include <doca_dpa_dev.h>\nstatic int helper(void)\n{\n\treturn 1;\n}\n"
