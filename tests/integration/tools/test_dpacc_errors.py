@@ -26,6 +26,7 @@ REFUSED = [
      "-o adir is a directory"),
     ("output_directory_missing", {"k.c": KERNEL.encode()}, ["k.c", "-o", "nodir/out.a"],
      "directory nodir does not exist"),
+    ("output_empty", {"k.c": KERNEL.encode()}, ["k.c", "-o="], "-o is empty"),
     ("output_is_the_source", {"k.c": KERNEL.encode()}, ["k.c", "-o", "k.c"],
      "-o k.c is one of the device sources"),
     ("keep_dir_is_file", {"k.c": KERNEL.encode(), "afile": b"x\n"}, ["k.c", "-o", "OUT", "--keep-dir=afile"],
