@@ -1,7 +1,10 @@
 # flowdpa - thin wrapper over meson/ninja. `make demo` and `make test` work on a fresh
 # Debian 12 or Ubuntu 24.04 machine (their meson is >= 0.63; make itself comes from
 # `apt-get install make`): `deps` installs whatever Debian packages are missing.
-PREFIX ?= /usr/local
+# `make install` goes to /opt/flowdpa (as NVIDIA's DOCA goes to /opt/mellanox/doca): off
+# the default linker and pkg-config paths, so flowdpa's libdoca_*.so never shadow a real
+# DOCA. /usr and /usr/local are refused unless FORCE=1.
+PREFIX ?= /opt/flowdpa
 BUILD ?= build
 SAN_BUILD ?= build-sanitize
 MESON_OPTS ?=
@@ -65,6 +68,14 @@ test-sanitize: deps
 BENCH_MODE ?= full
 bench: build
 	BENCH_CMD="make bench BUILD=$(BUILD) BENCH_MODE=$(BENCH_MODE)$${ROUNDS:+ ROUNDS=$$ROUNDS}" bash bench/run_all.sh $(BUILD) $(BENCH_MODE)
+
+ifneq ($(filter install,$(MAKECMDGOALS)),)
+ifneq ($(FORCE),1)
+ifneq ($(filter /usr /usr/local,$(abspath $(PREFIX))),)
+$(error PREFIX=$(PREFIX) puts flowdpa's libdoca_*.so on the default linker path, where they shadow a real DOCA; use the default /opt/flowdpa or another prefix (README, "Using it from your project"), or FORCE=1)
+endif
+endif
+endif
 
 install: build
 	meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX))

@@ -8,6 +8,8 @@
 #define DOCA_COMPAT_H_
 
 #include <doca_config.h>
+/* FLOWDPA and its version: lets a program tell flowdpa from NVIDIA's DOCA (#ifdef FLOWDPA). */
+#include <flowdpa_version.h>
 
 #ifdef __cplusplus
 extern "C" {

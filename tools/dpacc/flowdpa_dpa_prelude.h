@@ -35,6 +35,18 @@
 #include <time.h>
 #include <unistd.h>
 
+/* DOCA's device builds pass -DDOCA_ALLOW_EXPERIMENTAL_API, so device calls to DOCA's
+ * experimental API do not warn. dpacc does the same, but only while the DOCA markers are
+ * fixed (doca_compat.h is include-guarded and defines nothing else a device source could
+ * set first: DOCA_COMPAT_HELPERS is always off on the device), then takes the macro back:
+ * a device source that defines DOCA_ALLOW_EXPERIMENTAL_API itself, empty or to any value,
+ * is not told "redefined" under -Werror. A -D of it in the devicecc options is left alone. */
+#ifndef DOCA_ALLOW_EXPERIMENTAL_API
+#define DOCA_ALLOW_EXPERIMENTAL_API
+#include <doca_compat.h>
+#undef DOCA_ALLOW_EXPERIMENTAL_API
+#endif
+
 #if defined(__has_attribute)
 #if __has_attribute(unavailable)
 #define FLOWDPA_DPA_RULE_ATTR(msg) __attribute__((unavailable(msg)))

@@ -3,7 +3,7 @@
 #   check_headers.py SRC_ROOT GENERATED_INCLUDE_DIR -- CC [CC ARGS...]
 # Each header is included twice (its guard must hold) in a translation unit that
 # includes nothing else, under strict ISO C17 and under GNU C17, with warnings as
-# errors. Host headers (include/*.h, the generated doca_version.h) are compiled as a host
+# errors. Host headers (include/*.h, the generated doca_version.h and flowdpa_version.h) are compiled as a host
 # program includes them; DPA-side headers (include/dpa/*.h and dpacc's prelude) with
 # -DDOCA_DPA_DEVICE, as dpacc compiles device code. New headers are picked up by the glob.
 import glob
@@ -22,7 +22,7 @@ def main():
     cc = sys.argv[sep + 1:]
     inc, inc_dpa, tools = os.path.join(src, "include"), os.path.join(src, "include", "dpa"), \
         os.path.join(src, "tools", "dpacc")
-    host = sorted(glob.glob(os.path.join(inc, "*.h"))) + [os.path.join(gen, "doca_version.h")]
+    host = sorted(glob.glob(os.path.join(inc, "*.h"))) + [os.path.join(gen, "doca_version.h"), os.path.join(gen, "flowdpa_version.h")]
     device = sorted(glob.glob(os.path.join(inc_dpa, "*.h"))) + [os.path.join(tools, "flowdpa_dpa_prelude.h")]
     jobs = [(h, ["-I" + gen, "-I" + inc]) for h in host]
     jobs += [(h, ["-DDOCA_DPA_DEVICE", "-I" + inc_dpa, "-I" + tools, "-I" + gen, "-I" + inc]) for h in device]
