@@ -18,10 +18,6 @@ EXPERIMENTAL_CALL = "__dpa_global__ void k(uint64_t dpa)\n{\n\tdoca_dpa_dev_devi
 # name, files {relative path: bytes}, arguments (after dpacc; OUT is the archive),
 # what the error line must contain
 REFUSED = [
-    ("latin1_byte", {"k.c": b"/* caf\xe9 */\n" + KERNEL.encode()}, ["k.c", "-o", "OUT"],
-     "k.c:1:7: byte 0xe9 is not UTF-8"),
-    ("latin1_byte_in_string", {"k.c": KERNEL.encode() + b"const char *s = \"\xff\";\n"}, ["k.c", "-o", "OUT"],
-     "k.c:6:18: byte 0xff is not UTF-8"),
     ("output_is_directory", {"k.c": KERNEL.encode(), "adir/.keep": b""}, ["k.c", "-o", "adir"],
      "-o adir is a directory"),
     ("output_directory_missing", {"k.c": KERNEL.encode()}, ["k.c", "-o", "nodir/out.a"],
@@ -67,6 +63,12 @@ REFUSED = [
 ]
 
 ACCEPTED = [
+    # a byte that is not UTF-8 is the compiler's business, as with DPACC (it used to be a
+    # UnicodeDecodeError traceback in dpacc's own scanner)
+    ("latin1_byte_in_comment", {"k.c": b"/* caf\xe9 */\n" + KERNEL.encode()}, []),
+    # (clang warns about the string's encoding, gcc passes it through; gcc ignores the -Wno-)
+    ("latin1_byte_in_string", {"k.c": KERNEL.encode() + b"const char *s = \"\xff\";\n"},
+     ["--devicecc-options=-Wno-invalid-source-encoding"]),
     # dpacc allows DOCA's experimental device API, as DOCA's device builds do
     ("experimental_device_call", {"k.c": ("#include <doca_dpa_dev.h>\n" + EXPERIMENTAL_CALL).encode()}, []),
     # ... without making a source that defines the macro itself fail with "redefined"
