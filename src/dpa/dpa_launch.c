@@ -608,9 +608,10 @@ static doca_error_t entry_check(struct doca_dpa *dpa, doca_dpa_func_t *func, uin
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t launch_va(bool add, unsigned int nargs, struct doca_dpa *dpa, struct doca_sync_event *wait_event,
-			      uint64_t wait_threshold, struct doca_sync_event *comp_event, uint64_t comp_count,
-			      unsigned int num_threads, doca_dpa_func_t *func, va_list *ap)
+static doca_error_t launch_va_traced(bool add, unsigned int nargs, struct doca_dpa *dpa,
+				     struct doca_sync_event *wait_event, uint64_t wait_threshold,
+				     struct doca_sync_event *comp_event, uint64_t comp_count, unsigned int num_threads,
+				     doca_dpa_func_t *func, va_list *ap)
 {
 	const char *api = add ? "doca_dpa_kernel_launch_update_add" : "doca_dpa_kernel_launch_update_set";
 	const struct dpa_image_entry *e;
@@ -682,6 +683,20 @@ static doca_error_t launch_va(bool add, unsigned int nargs, struct doca_dpa *dpa
 	return DOCA_SUCCESS;
 }
 
+/* The launch calls are variadic, so src/core/trace_wrap.py cannot wrap them: their
+ * FLOWDPA_TRACE event is recorded here, for the doca_* and the counted entry points. */
+static doca_error_t launch_va(bool add, unsigned int nargs, struct doca_dpa *dpa, struct doca_sync_event *wait_event,
+			      uint64_t wait_threshold, struct doca_sync_event *comp_event, uint64_t comp_count,
+			      unsigned int num_threads, doca_dpa_func_t *func, va_list *ap)
+{
+	CORE_TRACE_CALL_BEGIN();
+	doca_error_t r = launch_va_traced(add, nargs, dpa, wait_event, wait_threshold, comp_event, comp_count,
+					  num_threads, func, ap);
+
+	CORE_TRACE_CALL_END("api", add ? "doca_dpa_kernel_launch_update_add" : "doca_dpa_kernel_launch_update_set", r);
+	return r;
+}
+
 doca_error_t(doca_dpa_kernel_launch_update_set)(struct doca_dpa *dpa, struct doca_sync_event *wait_event,
 						uint64_t wait_threshold, struct doca_sync_event *comp_event,
 						uint64_t comp_count, unsigned int num_threads, doca_dpa_func_t *func, ...)
@@ -722,8 +737,8 @@ doca_error_t flowdpa_dpa_kernel_launch_counted(int add, unsigned int nargs, stru
 	return r;
 }
 
-static doca_error_t rpc_va(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t *retval,
-			   va_list *ap)
+static doca_error_t rpc_va_traced(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t *retval,
+				  va_list *ap)
 {
 	const struct dpa_image_entry *e;
 	doca_error_t r = entry_check(dpa, func, DPA_ENTRY_RPC, nargs, &e, "doca_dpa_rpc");
@@ -767,6 +782,17 @@ static doca_error_t rpc_va(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_fu
 	}
 	*retval = ret;
 	return DOCA_SUCCESS;
+}
+
+/* Variadic as the launches: its FLOWDPA_TRACE event is recorded here. */
+static doca_error_t rpc_va(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t *retval,
+			   va_list *ap)
+{
+	CORE_TRACE_CALL_BEGIN();
+	doca_error_t r = rpc_va_traced(nargs, dpa, func, retval, ap);
+
+	CORE_TRACE_CALL_END("api", "doca_dpa_rpc", r);
+	return r;
 }
 
 doca_error_t(doca_dpa_rpc)(struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t *retval, ...)

@@ -824,7 +824,7 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 		char args[96];
 		snprintf(args, sizeof(args), "{\"port\":%u,\"queue\":%u,\"processed\":%u}", port->id, pipe_queue,
 			 total);
-		core_trace_complete(0, "flow", "doca_flow_entries_process", t0, core_trace_now_us() - t0, args);
+		core_trace_complete(0, "flow", "entries processed", t0, core_trace_now_us() - t0, args);
 	}
 	return DOCA_SUCCESS;
 }
