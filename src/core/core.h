@@ -138,6 +138,7 @@ struct core_config {
 	struct core_traffic_sink port_tx[CORE_MAX_PORTS];
 	char trace_path[CORE_PATH_MAX];	 /* FLOWDPA_TRACE, "" = off */
 	char report_path[CORE_PATH_MAX]; /* FLOWDPA_REPORT, "" = off, "-" = stderr */
+	uint32_t report_top;		 /* FLOWDPA_REPORT_TOP: entries per pipe, default 10 */
 	char config_file[CORE_PATH_MAX]; /* FLOWDPA_CONFIG, "" = none */
 };
 

@@ -43,6 +43,9 @@ struct dpa_worker {
 	struct dpa_launch *job;
 	unsigned int rank;
 	unsigned int index;
+	/* What the thread is named after (dpa_name_thread): its last kernel and rank. */
+	const struct dpa_image_entry *named_entry;
+	unsigned int named_rank;
 	bool quit;
 	struct dpa_worker *next_idle;
 	struct dpa_worker *next_post; /* assigned, to be woken once the lock is released */
@@ -171,12 +174,10 @@ static void *worker_main(void *arg)
 		CORE_LOG_WARN("DPA thread %u: no alternate signal stack (%s); a stack overflow in a kernel will "
 			      "not be caught",
 			      w->index, strerror(errno));
-	if (core_trace_enabled()) {
-		char name[32];
+	char unit[16];
 
-		snprintf(name, sizeof(name), "DPA %u EU %u", dpa->id, w->index);
-		core_trace_thread_name(dpa->caps->index + 1, name);
-	}
+	snprintf(unit, sizeof(unit), "eu%u", w->index);
+	dpa_name_thread(dpa, "idle", unit);
 	for (;;) {
 		while (sem_wait(&w->go) != 0 && errno == EINTR)
 			;
@@ -192,6 +193,12 @@ static void *worker_main(void *arg)
 		struct dpa_exec *x = &w->exec;
 		uint64_t t0 = core_trace_enabled() ? dpa_now_us() : 0, ret;
 
+		if (w->named_entry != l->entry || w->named_rank != w->rank) {
+			snprintf(unit, sizeof(unit), "%u", w->rank);
+			dpa_name_thread(dpa, l->entry->name, unit);
+			w->named_entry = l->entry;
+			w->named_rank = w->rank;
+		}
 		x->dpa = dpa;
 		x->entry = l->entry;
 		x->rank = w->rank;
@@ -227,6 +234,16 @@ static void *worker_main(void *arg)
 }
 
 /* Create DPA threads until `need` are idle or the EU count is reached. Lock held. */
+void dpa_name_thread(const struct doca_dpa *dpa, const char *func, const char *unit)
+{
+	char full[96], os[16];
+	int room = (int)sizeof(os) - 1 - 4 - 1 - (int)strlen(unit); /* "dpa:" "/" unit */
+
+	snprintf(full, sizeof(full), "dpa:%s/%s", func, unit);
+	snprintf(os, sizeof(os), "dpa:%.*s/%s", room > 0 ? room : 0, func, unit);
+	core_thread_name(dpa->caps->index + 1, full, os);
+}
+
 static void workers_grow(struct doca_dpa *dpa, unsigned int need)
 {
 	while (dpa->nidle < need && dpa->nworkers < dpa->total_eus) {
@@ -372,7 +389,10 @@ static bool pending_has_eligible(const struct doca_dpa *dpa)
 static void *dispatcher_main(void *arg)
 {
 	struct doca_dpa *dpa = arg;
+	char name[48];
 
+	snprintf(name, sizeof(name), "DPA %u launch dispatcher", dpa->id);
+	core_thread_name(dpa->caps->index + 1, name, "dpa:dispatch");
 	for (;;) {
 		uint32_t snap = dpa_wait_snapshot();
 

@@ -179,12 +179,10 @@ static void *thread_main(void *arg)
 	_Alignas(DPA_ARGS_ALIGN_MAX) unsigned char args[DPA_ARGS_MAX];
 
 	sigaltstack(&ss, NULL);
-	if (core_trace_enabled()) {
-		char name[48];
+	char unit[16];
 
-		snprintf(name, sizeof(name), "DPA %u thread %u", dpa->id, t->id);
-		core_trace_thread_name(dpa->caps->index + 1, name);
-	}
+	snprintf(unit, sizeof(unit), "t%u", t->id);
+	dpa_name_thread(dpa, t->entry->name, unit);
 	if (t->entry->nparams == 1)
 		pack_thread_arg(t->entry, args, t->arg);
 	t->exec.dpa = dpa;

@@ -129,10 +129,13 @@ struct burst_acc {
 	 * capture changes (both wait for it or tolerate it), so this snapshot is exact. */
 	uint32_t plain_tx;
 	uint64_t drops;
+	uint64_t drop_by[NIC_DROP_COUNT]; /* drops by reason */
 	uint64_t host;
 	uint64_t tx_pkts[NIC_MAX_PORTS];
 	uint64_t tx_bytes[NIC_MAX_PORTS];
 };
+
+#define ACC_DROP(acc, why, n) ((acc)->drops += (n), (acc)->drop_by[(why)] += (n))
 
 static _Thread_local uint8_t flood_buf[NIC_MAX_PIPE_DEPTH][NIC_MAX_FRAME];
 static _Thread_local uint64_t rng_state;
@@ -509,7 +512,7 @@ static void dispatch(struct burst_acc *acc, struct pkt *p, const struct nic_fwd 
 			acc->tx_bytes[fwd->port_id] += p->len;
 			nic_port_capture(fwd->port_id, NIC_CAPTURE_TX, p->data, p->len);
 		} else {
-			acc->drops++;
+			ACC_DROP(acc, NIC_DROP_PORT_UNUSABLE, 1);
 		}
 		return;
 	case NIC_FWD_PIPE:
@@ -525,19 +528,18 @@ static void dispatch(struct burst_acc *acc, struct pkt *p, const struct nic_fwd 
 			nic_port_capture(acc->in_port, NIC_CAPTURE_HOST, p->data, p->len);
 			return;
 		}
-		acc->drops++;
+		ACC_DROP(acc, NIC_DROP_MISS, 1);
 		return;
 	case NIC_FWD_DROP:
 	default:
-		acc->drops++;
+		ACC_DROP(acc, NIC_DROP_FWD_DROP, 1);
 		return;
 	}
 }
 
 static void hit(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, struct nic_entry *e, int depth)
 {
-	if (e->cnt)
-		nic_counter_add(e->cnt, 1, p->len, acc->shard);
+	nic_entry_hit(e, p->len, acc->shard);
 	if (pp->mem)
 		atomic_fetch_add_explicit(&pp->mem->cells[e->index], 1, memory_order_relaxed);
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
@@ -576,7 +578,7 @@ static void walk(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, stru
 		 int depth)
 {
 	if (NIC_UNLIKELY(depth >= NIC_MAX_PIPE_DEPTH || !nic_pipe_alive(pp))) {
-		acc->drops++;
+		ACC_DROP(acc, depth >= NIC_MAX_PIPE_DEPTH ? NIC_DROP_PIPE_DEPTH : NIC_DROP_DEAD_PIPE, 1);
 		return;
 	}
 	struct nic_entry *e = pre;
@@ -725,8 +727,7 @@ static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc
 							   const struct root_plan *rp, bool one_word,
 							   struct nic_entry *e)
 {
-	if (e->cnt)
-		nic_counter_add(e->cnt, 1, p->len, acc->shard);
+	nic_entry_hit(e, p->len, acc->shard);
 	/* Path selectors and memory resources are HASH-pipe features: not for one_word. */
 	int ps_field = one_word ? -1 : rp->ps_field;
 	if (!one_word && rp->has_mem)
@@ -780,7 +781,8 @@ static inline __attribute__((always_inline)) void root_burst_prefetched(struct b
 static void burst_flush(struct burst_acc *acc, uint64_t rx_pkts, uint64_t rx_bytes, uint64_t errors)
 {
 	struct nic_port_delta d = {
-		.rx_pkts = rx_pkts, .rx_bytes = rx_bytes, .rx_errors = errors, .drops = acc->drops, .host = acc->host};
+		.rx_pkts = rx_pkts, .rx_bytes = rx_bytes, .rx_errors = errors, .drops = acc->drops, .host = acc->host,
+		.drop_by = acc->drop_by};
 	nic_port_account(acc->in_port, &d);
 	for (uint32_t m = acc->touched; m; m &= m - 1) {
 		uint32_t port = (uint32_t)__builtin_ctz(m);
@@ -853,8 +855,7 @@ static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc 
 	uint32_t f = st->fields;
 	if ((f & ~L4_FIELDS) || !(st->tx_bit & acc->plain_tx))
 		return false;
-	if (e->cnt)
-		nic_counter_add(e->cnt, 1, b->len, acc->shard);
+	nic_entry_hit(e, b->len, acc->shard);
 	if (f)
 		l4_ports_store(b->data + 34, l4meta, true, st->l4_keep, st->l4_set);
 	uint32_t port = (uint32_t)__builtin_ctz(st->tx_bit);
@@ -939,6 +940,7 @@ static uint32_t rx_chunk(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
 	acc.touched = 0;
 	acc.plain_tx = 0;
 	acc.drops = 0;
+	memset(acc.drop_by, 0, sizeof(acc.drop_by));
 	acc.host = 0;
 	acc.shard = nic_dp_enter();
 	/* The root is alive for the whole burst: it was read from the port under nic_dp_enter. */
@@ -952,13 +954,37 @@ static uint32_t rx_chunk(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
 		struct pkt pk[NIC_BURST_MAX];
 		np = parse_burst(port_id, bufs, n, pk, NULL, false, NULL, NULL, &bytes, &errors);
 		if (root == NULL)
-			acc.drops += np;
+			ACC_DROP(&acc, NIC_DROP_NO_ROOT, np);
 		for (uint32_t i = 0; root && i < np; i++)
 			walk(&acc, &pk[i], root, NULL, false, 0);
 	}
 	nic_dp_exit();
 	burst_flush(&acc, np, bytes, errors);
 	return np;
+}
+
+/* FLOWDPA_TRACE counter tracks: a port's rx/tx/drop totals, at most every
+ * NIC_TRACE_COUNTER_US per port (the first burst and a forced sample always). */
+#define NIC_TRACE_COUNTER_US 10000
+static _Atomic uint64_t counter_last_us[NIC_MAX_PORTS];
+
+void nic_trace_port_counters(uint16_t port_id, bool force)
+{
+	struct nic_port_stats s;
+	uint64_t now = core_trace_now_us(), last = atomic_load_explicit(&counter_last_us[port_id], memory_order_relaxed);
+	char name[32], args[160];
+
+	if (!force && last != 0 && now - last < NIC_TRACE_COUNTER_US)
+		return;
+	/* One sampler per period when several threads feed the port. */
+	if (!atomic_compare_exchange_strong(&counter_last_us[port_id], &last, now) && !force)
+		return;
+	if (nic_port_stats_get(port_id, &s) != DOCA_SUCCESS)
+		return;
+	snprintf(name, sizeof(name), "port %u packets", port_id);
+	snprintf(args, sizeof(args), "{\"rx\":%llu,\"tx\":%llu,\"drop\":%llu}", (unsigned long long)s.rx_pkts,
+		 (unsigned long long)s.tx_pkts, (unsigned long long)(s.drops + s.rx_errors));
+	core_trace_counter(nic_port_hot[port_id].trace_pid, name, args);
 }
 
 uint32_t nic_port_rx_burst(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
@@ -976,6 +1002,7 @@ uint32_t nic_port_rx_burst(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
 		snprintf(args, sizeof(args), "{\"port\":%u,\"pkts\":%u}", port_id, done);
 		core_trace_complete(nic_port_hot[port_id].trace_pid, "nic", "rx_burst", t0, core_trace_now_us() - t0,
 				    args);
+		nic_trace_port_counters(port_id, false);
 	}
 	return done;
 }

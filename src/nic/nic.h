@@ -366,6 +366,27 @@ FLOWDPA_MUST_CHECK doca_error_t nic_hash_entry_counter_read(const struct nic_pip
 
 /* ------------------------------------------------------------------ ports and datapath */
 
+/*
+ * Why a packet received on a port was dropped: one counter per reason and port
+ * (nic_port_stats.drop_by), named by nic_drop_reason_name[] for the FLOWDPA_REPORT.
+ * Add a reason here, to the list: the enum, the name table and the report follow.
+ */
+#define NIC_DROP_REASONS(X)                                                                 \
+	X(NIC_DROP_FWD_DROP, "fwd_drop")	 /* an entry or miss forwarded DROP */       \
+	X(NIC_DROP_MISS, "miss_no_fwd")		 /* a non-root pipe missed, no fwd_miss */  \
+	X(NIC_DROP_PORT_UNUSABLE, "fwd_port_unusable") /* fwd to a port out of range or down */ \
+	X(NIC_DROP_NO_ROOT, "no_root_pipe")	 /* arrived on a port without a root pipe */ \
+	X(NIC_DROP_DEAD_PIPE, "dead_pipe")	 /* reached a destroyed pipe */             \
+	X(NIC_DROP_PIPE_DEPTH, "pipe_depth")	 /* NIC_MAX_PIPE_DEPTH pipes (a loop) */
+
+enum nic_drop_reason {
+#define NIC_DROP_ENUM(id, name) id,
+	NIC_DROP_REASONS(NIC_DROP_ENUM)
+#undef NIC_DROP_ENUM
+	NIC_DROP_COUNT,
+};
+extern const char *const nic_drop_reason_name[NIC_DROP_COUNT];
+
 struct nic_port_stats {
 	uint64_t rx_pkts;
 	uint64_t rx_bytes;
@@ -375,6 +396,7 @@ struct nic_port_stats {
 	uint64_t host_pkts; /* delivered to this port's host queue */
 	uint64_t drops;	    /* received here and dropped (fwd DROP, no root, dead pipe, loop) */
 	uint64_t capture_overflow; /* transmitted but not kept by a full capture ring */
+	uint64_t drop_by[NIC_DROP_COUNT]; /* drops by enum nic_drop_reason; they sum to drops */
 };
 
 /* Start / stop a logical port. ALREADY_EXIST, NOT_FOUND (not started), INVALID_VALUE (id). */
@@ -389,6 +411,22 @@ bool nic_port_started(uint16_t port_id);
  */
 FLOWDPA_MUST_CHECK doca_error_t nic_port_set_manager(uint16_t port_id, int32_t manager_id);
 FLOWDPA_MUST_CHECK doca_error_t nic_port_stats_get(uint16_t port_id, struct nic_port_stats *stats);
+/*
+ * FLOWDPA_REPORT's per-entry hit counts (src/nic/hits.c). Enabled (before traffic, by
+ * the first port start when the report is on), every entry counts the packets that hit
+ * it, whether it has a COUNT action or not (an entry without its own counter counts in
+ * the own-counter cell it does not use otherwise). nic_pipe_top_hits fills out with up
+ * to n entries of pipe that were hit, most packets first; returns how many.
+ */
+struct nic_entry_hits {
+	uint32_t index;	 /* HASH: the entry's index; others: its order of addition (0 = first) */
+	uint64_t pkts;
+	uint64_t bytes;
+	char match[160]; /* "ipv4.dst=10.0.0.1 l4.dst=80"; "" for a HASH pipe (no stored match) */
+};
+void nic_hits_enable(bool on);
+uint32_t nic_pipe_top_hits(struct nic_pipe *pipe, uint32_t n, struct nic_entry_hits *out);
+
 /* FLOWDPA_TRACE process row of the port's packet bursts (the device's index + 1; default 1). */
 void nic_port_set_trace_pid(uint16_t port_id, uint32_t pid);
 

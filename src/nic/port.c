@@ -27,6 +27,7 @@ struct port_cold {
 	struct capture_ring ring[2];
 	pcap_dumper_t *dumper;
 	_Atomic uint64_t rx_pkts, rx_bytes, rx_errors, tx_pkts, tx_bytes, host, drops, overflow;
+	_Atomic uint64_t drop_by[NIC_DROP_COUNT];
 };
 
 struct nic_port_hot nic_port_hot[NIC_MAX_PORTS];
@@ -75,6 +76,9 @@ doca_error_t nic_port_start(uint16_t id)
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	struct port_cold *c = &ports[id];
+	/* Before the port takes traffic, so the report's entry hits miss none of it. */
+	if (core_report_enabled())
+		nic_hits_enable(true);
 	pthread_mutex_lock(&c->lock);
 	if (atomic_load(&nic_port_hot[id].started)) {
 		pthread_mutex_unlock(&c->lock);
@@ -88,6 +92,8 @@ doca_error_t nic_port_start(uint16_t id)
 	atomic_store(&c->tx_bytes, 0);
 	atomic_store(&c->host, 0);
 	atomic_store(&c->drops, 0);
+	for (int r = 0; r < NIC_DROP_COUNT; r++)
+		atomic_store(&c->drop_by[r], 0);
 	atomic_store(&c->overflow, 0);
 	doca_error_t err = ring_resize(&c->ring[0], CAPTURE_DEFAULT_DEPTH);
 	if (err == DOCA_SUCCESS)
@@ -180,6 +186,8 @@ doca_error_t nic_port_stats_get(uint16_t id, struct nic_port_stats *s)
 	s->tx_bytes = atomic_load(&c->tx_bytes);
 	s->host_pkts = atomic_load(&c->host);
 	s->drops = atomic_load(&c->drops);
+	for (int r = 0; r < NIC_DROP_COUNT; r++)
+		s->drop_by[r] = atomic_load(&c->drop_by[r]);
 	s->capture_overflow = atomic_load(&c->overflow);
 	return DOCA_SUCCESS;
 }
@@ -202,8 +210,12 @@ void nic_port_account(uint16_t id, const struct nic_port_delta *d)
 	}
 	if (d->rx_errors)
 		atomic_fetch_add_explicit(&c->rx_errors, d->rx_errors, memory_order_relaxed);
-	if (d->drops)
+	if (d->drops) {
 		atomic_fetch_add_explicit(&c->drops, d->drops, memory_order_relaxed);
+		for (int r = 0; d->drop_by && r < NIC_DROP_COUNT; r++)
+			if (d->drop_by[r])
+				atomic_fetch_add_explicit(&c->drop_by[r], d->drop_by[r], memory_order_relaxed);
+	}
 	if (d->host)
 		atomic_fetch_add_explicit(&c->host, d->host, memory_order_relaxed);
 }

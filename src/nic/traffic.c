@@ -250,7 +250,11 @@ static void *source_main(void *arg)
 	struct source *s = arg;
 	static _Thread_local uint8_t frames[NIC_BURST_MAX][NIC_MAX_FRAME];
 	struct nic_buf bufs[NIC_BURST_MAX];
+	char trace_name[48], os_name[16];
 
+	snprintf(trace_name, sizeof(trace_name), "NIC worker (port %u rx)", s->port);
+	snprintf(os_name, sizeof(os_name), "nic:rx/%u", s->port);
+	core_thread_name(nic_port_hot[s->port].trace_pid, trace_name, os_name);
 	pthread_mutex_lock(&lock);
 	while (!may_start(s)) {
 		struct timespec ts;
@@ -270,6 +274,12 @@ static void *source_main(void *arg)
 	uint32_t loops = s->cfg.loop ? s->cfg.loop : 1;
 	uint64_t t0 = now_ns(), sent = 0;
 	bool stop = stopped_early;
+	uint32_t played = 0;
+
+	if (!stopped_early)
+		CORE_LOG_TRC("FLOWDPA_PORT%u_RX: traffic source started: %s, %llu frames x %u loop(s)%s", s->port,
+			     s->cfg.kind == CORE_TRAFFIC_PCAP ? s->cfg.path : "generator", (unsigned long long)per_loop,
+			     loops, s->cfg.rate_pps ? " (paced)" : "");
 	for (uint32_t l = 0; l < loops && !stop; l++) {
 		for (uint64_t i = 0; i < per_loop && !stop;) {
 			uint32_t n = 0;
@@ -297,7 +307,13 @@ static void *source_main(void *arg)
 			stop = s->stop;
 			pthread_mutex_unlock(&lock);
 		}
+		played += !stop;
 	}
+	if (!stopped_early)
+		CORE_LOG_TRC("FLOWDPA_PORT%u_RX: traffic source ended: %llu frames sent in %u loop(s)%s", s->port,
+			     (unsigned long long)sent, played, stop ? " (port stopped)" : "");
+	if (core_trace_enabled())
+		nic_trace_port_counters(s->port, true);
 	pthread_mutex_lock(&lock);
 	s->done = true;
 	pthread_cond_broadcast(&cond);
