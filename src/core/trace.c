@@ -360,11 +360,9 @@ static void trace_name_processes(void)
 	trace_metadata("process_name", 0, 0, "host program");
 	/* The configuration is read at load, on the program's main thread. */
 	if (getpid() == trace_tid()) {
-		char comm[16] = "main";
-		char main_name[40];
+		char main_name[128];
 
-		pthread_getname_np(pthread_self(), comm, sizeof(comm));
-		snprintf(main_name, sizeof(main_name), "main (%s)", comm);
+		snprintf(main_name, sizeof(main_name), "main (%s)", program_invocation_short_name);
 		trace_metadata("thread_name", 0, trace_tid(), main_name);
 	}
 	for (uint32_t i = 0; cfg != NULL && i < cfg->nr_devices; i++) {

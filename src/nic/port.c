@@ -123,6 +123,8 @@ doca_error_t nic_port_stop(uint16_t id)
 	}
 	/* Sources first: nothing may enter the port while it goes away. */
 	nic_traffic_detach(id);
+	if (core_trace_enabled()) /* the port's final counts on its counter track */
+		nic_trace_port_counters(id, true);
 	struct port_cold *c = &ports[id];
 	atomic_store_explicit(&nic_port_hot[id].started, false, memory_order_release);
 	atomic_store_explicit(&nic_port_hot[id].capture_on[0], false, memory_order_release);
