@@ -631,7 +631,7 @@ static doca_error_t entry_check(struct doca_dpa *dpa, doca_dpa_func_t *func, uin
 static doca_error_t launch_va_traced(bool add, unsigned int nargs, struct doca_dpa *dpa,
 				     struct doca_sync_event *wait_event, uint64_t wait_threshold,
 				     struct doca_sync_event *comp_event, uint64_t comp_count, unsigned int num_threads,
-				     doca_dpa_func_t *func, va_list *ap)
+				     doca_dpa_func_t *func, va_list *ap, const char **kernel)
 {
 	const char *api = add ? "doca_dpa_kernel_launch_update_add" : "doca_dpa_kernel_launch_update_set";
 	const struct dpa_image_entry *e;
@@ -639,6 +639,7 @@ static doca_error_t launch_va_traced(bool add, unsigned int nargs, struct doca_d
 
 	if (r != DOCA_SUCCESS)
 		return r;
+	*kernel = e->name;
 	dpa = dpa_base(dpa);
 	if (num_threads == 0 || num_threads > dpa->total_eus) {
 		CORE_LOG_ERR("%s: kernel %s: num_threads %u is not in 1..%u (doca_dpa_get_max_threads_per_kernel)",
@@ -710,9 +711,14 @@ static doca_error_t launch_va(bool add, unsigned int nargs, struct doca_dpa *dpa
 			      unsigned int num_threads, doca_dpa_func_t *func, va_list *ap)
 {
 	CORE_TRACE_CALL_BEGIN();
+	const char *kernel = NULL;
 	doca_error_t r = launch_va_traced(add, nargs, dpa, wait_event, wait_threshold, comp_event, comp_count,
-					  num_threads, func, ap);
+					  num_threads, func, ap, &kernel);
 
+	if (r == DOCA_SUCCESS)
+		CORE_LOG_TRC("%s: kernel %s, %u thread(s) on DPA context %u%s%s", add ? "doca_dpa_kernel_launch_update_add"
+			     : "doca_dpa_kernel_launch_update_set", kernel, num_threads, dpa_base(dpa)->id,
+			     wait_event ? ", after its wait event" : "", comp_event ? ", completion event" : "");
 	CORE_TRACE_CALL_END("api", add ? "doca_dpa_kernel_launch_update_add" : "doca_dpa_kernel_launch_update_set", r);
 	return r;
 }
@@ -758,13 +764,14 @@ doca_error_t flowdpa_dpa_kernel_launch_counted(int add, unsigned int nargs, stru
 }
 
 static doca_error_t rpc_va_traced(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t *retval,
-				  va_list *ap)
+				  va_list *ap, const char **rpc)
 {
 	const struct dpa_image_entry *e;
 	doca_error_t r = entry_check(dpa, func, DPA_ENTRY_RPC, nargs, &e, "doca_dpa_rpc");
 
 	if (r != DOCA_SUCCESS)
 		return r;
+	*rpc = e->name;
 	dpa = dpa_base(dpa);
 	if (retval == NULL) {
 		CORE_LOG_ERR("doca_dpa_rpc: RPC %s: retval is NULL", e->name);
@@ -809,7 +816,12 @@ static doca_error_t rpc_va(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_fu
 			   va_list *ap)
 {
 	CORE_TRACE_CALL_BEGIN();
-	doca_error_t r = rpc_va_traced(nargs, dpa, func, retval, ap);
+	const char *rpc = NULL;
+	doca_error_t r = rpc_va_traced(nargs, dpa, func, retval, ap, &rpc);
+
+	if (r == DOCA_SUCCESS)
+		CORE_LOG_TRC("doca_dpa_rpc: RPC %s on DPA context %u returned 0x%" PRIx64, rpc, dpa_base(dpa)->id,
+			     *retval);
 
 	CORE_TRACE_CALL_END("api", "doca_dpa_rpc", r);
 	return r;

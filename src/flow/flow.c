@@ -218,6 +218,7 @@ void doca_flow_destroy(void)
 {
 	if (!flow_g.inited)
 		return;
+	CORE_LOG_TRC("doca_flow_destroy: stopping the ports still started and freeing every pipe");
 	/* In reverse start order, as programs do (docs/flow.md, Model): representors before
 	 * their switch manager, whatever the port ids. */
 	for (uint64_t below = UINT64_MAX;;) {
@@ -591,6 +592,7 @@ void doca_flow_port_pipes_flush(struct doca_flow_port *port)
 {
 	if (!flow_inited(__func__) || flow_port_check(port, __func__) != DOCA_SUCCESS)
 		return;
+	CORE_LOG_TRC("doca_flow_port_pipes_flush: port %u", port->id);
 	pthread_mutex_lock(&flow_g.lock);
 	while (port->pipes)
 		flow_pipe_destroy_locked(port->pipes);
@@ -644,7 +646,7 @@ doca_error_t doca_flow_port_stop(struct doca_flow_port *port)
 	if (port->dev)
 		core_dev_release(port->dev);
 	port_release(port);
-	CORE_LOG_TRC("doca_flow_port_stop: port %u", port->id);
+	CORE_LOG_TRC("doca_flow_port_stop: port %u stopped and destroyed", port->id);
 	return err;
 }
 

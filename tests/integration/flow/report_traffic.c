@@ -3,7 +3,8 @@
  * root pipe REPORT_ROOT matches the UDP destination port (entries 1001..1005, no COUNT
  * action, forward to port 1) and misses into REPORT_DROP (entry 2000 forwards DROP; no
  * fwd_miss, so a miss there is dropped). It sends 7, 5, 9, 1 and 0 frames to 1001..1005,
- * 4 to 2000 and 3 to 2500, then stops and exits, leaving FLOWDPA_REPORT to be written.
+ * 4 to 2000 and 3 to 2500; adds two entries to REPORT_DROP, updates one and removes the
+ * other (no traffic after), then stops and exits, leaving FLOWDPA_REPORT to be written.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,21 @@ int main(void)
 	for (size_t i = 0; i < sizeof(sent) / sizeof(sent[0]); i++)
 		for (int k = 0; k < sent[i].frames; k++)
 			TRY(ft_inject_udp4(0, BE_IPV4_ADDR(10, 0, 0, 1), BE_IPV4_ADDR(10, 0, 0, 2), 4000, sent[i].dport));
+	/* An update and a removal, for the trace log (check_trace_log.py); the top three
+	 * entries keep their counts. */
+	struct doca_flow_pipe_entry *e1004, *e1005;
+	struct doca_flow_match m;
+
+	memset(&m, 0, sizeof(m));
+	m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
+	m.outer.udp.l4_port.dst_port = DOCA_HTOBE16(1004);
+	TRY(doca_flow_pipe_basic_add_entry(0, drops, &m, 0, NULL, NULL, NULL, 0, &status, &e1004));
+	m.outer.udp.l4_port.dst_port = DOCA_HTOBE16(1005);
+	TRY(doca_flow_pipe_basic_add_entry(0, drops, &m, 0, NULL, NULL, NULL, 0, &status, &e1005));
+	TRY(flow_process_entries(ports[0], &status, 8));
+	TRY(doca_flow_pipe_basic_update_entry(0, drops, 0, NULL, NULL, NULL, 0, e1004));
+	TRY(doca_flow_pipe_remove_entry(0, 0, e1005));
+	TRY(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 2));
 	stop_doca_flow_ports(2, ports);
 	doca_flow_destroy();
 	return 0;
