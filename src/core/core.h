@@ -229,7 +229,7 @@ FLOWDPA_INTERNAL_API void core_trace_thread_name(uint32_t pid, const char *name)
  * pid 0, with its result in args ({"result":"DOCA_SUCCESS"}, a number, a pointer, or
  * nothing for a void function). The public doca_* functions get them from the wrappers
  * that src/core/trace_wrap.py generates; a variadic one, which cannot be wrapped, uses
- * CORE_TRACE_CALL_BEGIN() at entry and CORE_TRACE_CALL_END(name, result) at its return.
+ * CORE_TRACE_CALL_BEGIN() at entry and CORE_TRACE_CALL_END(cat, name, result) at its return.
  */
 FLOWDPA_INTERNAL_API void core_trace_call_error(const char *cat, const char *name, uint64_t t0, doca_error_t result);
 FLOWDPA_INTERNAL_API void core_trace_call_integer(const char *cat, const char *name, uint64_t t0, int64_t result);

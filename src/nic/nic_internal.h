@@ -173,7 +173,7 @@ static inline void nic_entry_hit(struct nic_entry *e, uint32_t len, uint32_t sha
 {
 	if (e->cnt)
 		nic_counter_add(e->cnt, 1, len, shard);
-	if (NIC_UNLIKELY(nic_count_hits) && e->cnt != &e->own_cnt)
+	if (NIC_UNLIKELY(__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED)) && e->cnt != &e->own_cnt)
 		nic_counter_add(&e->own_cnt, 1, len, shard);
 }
 
@@ -359,7 +359,7 @@ struct nic_port_hot {
 extern struct nic_port_hot nic_port_hot[NIC_MAX_PORTS];
 
 /* FLOWDPA_TRACE counter event of the port's packet totals (datapath.c): rate-bounded
- * unless force (a traffic source's end). Call only while tracing is on. */
+ * unless force (a traffic source's end, the port's stop). Call only while tracing is on. */
 void nic_trace_port_counters(uint16_t port_id, bool force);
 
 /* Counts of one burst for the port it arrived on, added once per burst. */
