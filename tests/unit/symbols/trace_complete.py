@@ -34,7 +34,8 @@ def symbols(nm, lib):
 def traced_by_hand(source_root):
     names = set()
     for path in glob.glob(os.path.join(source_root, 'src', '*', '*.c')):
-        for call in re.findall(r'CORE_TRACE_CALL_END\(\s*"api"\s*,([^;]*)', open(path).read()):
+        text = re.sub(r'/\*.*?\*/|//[^\n]*', '', open(path).read(), flags=re.S)  # not in comments
+        for call in re.findall(r'CORE_TRACE_CALL_END\(\s*"api"\s*,([^;]*)', text):
             names |= set(re.findall(r'"(doca_\w+)"', call))
     return names
 
