@@ -233,7 +233,6 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* Create DPA threads until `need` are idle or the EU count is reached. Lock held. */
 void dpa_name_thread(const struct doca_dpa *dpa, const char *func, const char *unit)
 {
 	char full[96], os[16];
@@ -244,6 +243,7 @@ void dpa_name_thread(const struct doca_dpa *dpa, const char *func, const char *u
 	core_thread_name(dpa->caps->index + 1, full, os);
 }
 
+/* Create DPA threads until `need` are idle or the EU count is reached. Lock held. */
 static void workers_grow(struct doca_dpa *dpa, unsigned int need)
 {
 	while (dpa->nidle < need && dpa->nworkers < dpa->total_eus) {
@@ -822,7 +822,6 @@ static doca_error_t rpc_va(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_fu
 	if (r == DOCA_SUCCESS)
 		CORE_LOG_TRC("doca_dpa_rpc: RPC %s on DPA context %u returned 0x%" PRIx64, rpc, dpa_base(dpa)->id,
 			     *retval);
-
 	CORE_TRACE_CALL_END("api", "doca_dpa_rpc", r);
 	return r;
 }
