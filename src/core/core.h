@@ -243,7 +243,7 @@ FLOWDPA_INTERNAL_API void core_trace_call_void(const char *cat, const char *name
 	} while (0)
 /* Name the calling thread in the trace (full name) and for the OS (gdb's `info
  * threads`, /proc/<pid>/task/<tid>/comm), which Linux cuts at 15 characters: os_name
- * is the short form, NULL to keep the OS name as it is. */
+ * is the short form. NULL leaves that name as it is. */
 FLOWDPA_INTERNAL_API void core_thread_name(uint32_t pid, const char *trace_name, const char *os_name);
 /* A counter track ("ph":"C") on pid: args_json holds the series, e.g. {"rx":10,"tx":9}. */
 FLOWDPA_INTERNAL_API void core_trace_counter(uint32_t pid, const char *name, const char *args_json);

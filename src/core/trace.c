@@ -261,7 +261,8 @@ void core_thread_name(uint32_t pid, const char *trace_name, const char *os_name)
 		snprintf(comm, sizeof(comm), "%s", os_name);
 		pthread_setname_np(pthread_self(), comm);
 	}
-	core_trace_thread_name(pid, trace_name);
+	if (trace_name != NULL)
+		core_trace_thread_name(pid, trace_name);
 }
 
 void core_trace_flush(void)

@@ -252,9 +252,8 @@ static void *source_main(void *arg)
 	struct nic_buf bufs[NIC_BURST_MAX];
 	char trace_name[48], os_name[16];
 
-	snprintf(trace_name, sizeof(trace_name), "NIC worker (port %u rx)", s->port);
 	snprintf(os_name, sizeof(os_name), "nic:rx/%u", s->port);
-	core_thread_name(nic_port_hot[s->port].trace_pid, trace_name, os_name);
+	core_thread_name(0, NULL, os_name);
 	pthread_mutex_lock(&lock);
 	while (!may_start(s)) {
 		struct timespec ts;
@@ -269,6 +268,10 @@ static void *source_main(void *arg)
 	/* A port stopped before its start rule fired gets no traffic at all. */
 	bool stopped_early = s->stop;
 	pthread_mutex_unlock(&lock);
+	/* Its trace row is known once the port has a root pipe (set after the port started). */
+	snprintf(trace_name, sizeof(trace_name), "NIC worker (port %u rx)", s->port);
+	if (!stopped_early)
+		core_trace_thread_name(nic_port_hot[s->port].trace_pid, trace_name);
 
 	uint64_t per_loop = s->cfg.kind == CORE_TRAFFIC_PCAP ? s->nframes : s->cfg.pkts;
 	uint32_t loops = s->cfg.loop ? s->cfg.loop : 1;
