@@ -109,7 +109,7 @@ def write_wrappers(out, cat, names, protos, headers):
         f.write('#ifndef DOCA_ALLOW_EXPERIMENTAL_API\n#define DOCA_ALLOW_EXPERIMENTAL_API\n#endif\n')
         f.write(''.join(f'#include <{h}>\n' for h in headers))
         f.write('#include "core/core.h"\n\n')
-        f.write('#pragma GCC diagnostic ignored "-Wmissing-prototypes"\n\n')
+        f.write('\n')
         for n in names:
             ret, params, _ = protos[n]
             args = ', '.join(f'a{i}' for i in range(len(params)))
@@ -130,12 +130,12 @@ def write_wrappers(out, cat, names, protos, headers):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('mode', choices=['rename', 'wrappers', 'list'])
+    ap.add_argument('mode', choices=['rename', 'wrappers'])
     ap.add_argument('--map', required=True)
     ap.add_argument('--cc', default='gcc')
     ap.add_argument('--objcopy', default='objcopy')
     ap.add_argument('--ar', default='ar')
-    ap.add_argument('--cat', default='doca')
+    ap.add_argument('--cat', default='api')
     ap.add_argument('-I', dest='include', action='append', default=[])
     ap.add_argument('--out')
     ap.add_argument('--input')
@@ -143,9 +143,7 @@ def main():
     headers = host_headers(a.include)
     protos = prototypes(a.cc, a.include, headers)
     names = traced(map_public_names(a.map), protos, a.map)
-    if a.mode == 'list':
-        print('\n'.join(names))
-    elif a.mode == 'wrappers':
+    if a.mode == 'wrappers':
         write_wrappers(a.out, a.cat, names, protos, headers)
     else:
         with tempfile.NamedTemporaryFile('w', suffix='.syms', delete=False) as f:
