@@ -268,10 +268,10 @@ static void *source_main(void *arg)
 	/* A port stopped before its start rule fired gets no traffic at all. */
 	bool stopped_early = s->stop;
 	pthread_mutex_unlock(&lock);
-	/* Its trace row is known once the port has a root pipe (set after the port started). */
+	/* Its trace row is set once the port has started, before a root pipe or a stop that
+	 * ended the wait. */
 	snprintf(trace_name, sizeof(trace_name), "NIC worker (port %u rx)", s->port);
-	if (!stopped_early)
-		core_trace_thread_name(nic_port_hot[s->port].trace_pid, trace_name);
+	core_trace_thread_name(nic_port_hot[s->port].trace_pid, trace_name);
 
 	uint64_t per_loop = s->cfg.kind == CORE_TRAFFIC_PCAP ? s->nframes : s->cfg.pkts;
 	uint32_t loops = s->cfg.loop ? s->cfg.loop : 1;
@@ -280,9 +280,7 @@ static void *source_main(void *arg)
 	uint32_t played = 0;
 
 	if (!stopped_early)
-		CORE_LOG_TRC("FLOWDPA_PORT%u_RX: traffic source started: %s, %llu frames x %u loop(s)%s", s->port,
-			     s->cfg.kind == CORE_TRAFFIC_PCAP ? s->cfg.path : "generator", (unsigned long long)per_loop,
-			     loops, s->cfg.rate_pps ? " (paced)" : "");
+		CORE_LOG_TRC("FLOWDPA_PORT%u_RX: traffic source playing", s->port);
 	for (uint32_t l = 0; l < loops && !stop; l++) {
 		for (uint64_t i = 0; i < per_loop && !stop;) {
 			uint32_t n = 0;
@@ -312,9 +310,9 @@ static void *source_main(void *arg)
 		}
 		played += !stop;
 	}
-	if (!stopped_early)
-		CORE_LOG_TRC("FLOWDPA_PORT%u_RX: traffic source ended: %llu frames sent in %u loop(s)%s", s->port,
-			     (unsigned long long)sent, played, stop ? " (port stopped)" : "");
+	CORE_LOG_TRC("FLOWDPA_PORT%u_RX: traffic source ended: %llu frames sent in %u loop(s)%s", s->port,
+		     (unsigned long long)sent, played,
+		     stopped_early ? " (the port stopped before it started)" : stop ? " (port stopped)" : "");
 	if (core_trace_enabled())
 		nic_trace_port_counters(s->port, true);
 	pthread_mutex_lock(&lock);
@@ -387,6 +385,11 @@ doca_error_t nic_traffic_attach(uint16_t port)
 		goto fail;
 	}
 	s->thread_started = true;
+	CORE_LOG_TRC("FLOWDPA_PORT%u_RX: traffic source started: %s, %llu frames x %u loop(s)%s; plays once the port "
+		     "has a root pipe",
+		     port, rx->kind == CORE_TRAFFIC_PCAP ? rx->path : "generator",
+		     (unsigned long long)(rx->kind == CORE_TRAFFIC_PCAP ? s->nframes : rx->pkts), rx->loop ? rx->loop : 1,
+		     rx->rate_pps ? " (paced)" : "");
 	return DOCA_SUCCESS;
 
 fail:

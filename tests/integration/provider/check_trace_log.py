@@ -50,6 +50,7 @@ def main():
 
     dpa = run([spray], FLOWDPA_PORT0_RX="gen:flows=2,pkts=300")
     expect(dpa, r"FLOWDPA_PORT0_RX: traffic source started: generator, 300 frames x 1 loop\(s\)", 1, "spray")
+    # How far it got depends on when the sample stops the port: any count, one line.
     expect(dpa, r"FLOWDPA_PORT0_RX: traffic source ended: \d+ frames sent in [01] loop\(s\)", 1, "spray")
     expect(dpa, r"doca_dpa_kernel_launch_update_add: kernel spray_kernel, 1 thread\(s\) on DPA context \d+", 5,
            "spray: one line per launch")
