@@ -395,6 +395,12 @@ static doca_error_t config_apply(struct core_config *cfg, const char *key, const
 			return rc;
 		return resolve_path(cfg->report_path, base, err, errlen);
 	}
+	if (strcmp(key, "FLOWDPA_REPORT_TOP") == 0) {
+		if (!parse_u64(value, 0, 100000, &v))
+			return fail(err, errlen, "\"%s\" is not allowed; use 0..100000 entries per pipe", value);
+		cfg->report_top = (uint32_t)v;
+		return DOCA_SUCCESS;
+	}
 	if (port_key(key, "_RX", &port) || port_key(key, "_TX", &port)) {
 		bool rx = key[strlen(key) - 2] == 'R';
 
@@ -493,6 +499,7 @@ static void config_defaults(struct core_config *cfg)
 	cfg->dpa_eus_per_core = 16;
 	cfg->dpa_heap_size = 256ull << 20;
 	cfg->nic_mode = CORE_NIC_MODE_SYNC;
+	cfg->report_top = 10;
 }
 
 static void report_error(const char *where, const char *key, const char *value, const char *why)

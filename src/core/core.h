@@ -138,6 +138,7 @@ struct core_config {
 	struct core_traffic_sink port_tx[CORE_MAX_PORTS];
 	char trace_path[CORE_PATH_MAX];	 /* FLOWDPA_TRACE, "" = off */
 	char report_path[CORE_PATH_MAX]; /* FLOWDPA_REPORT, "" = off, "-" = stderr */
+	uint32_t report_top;		 /* FLOWDPA_REPORT_TOP: entries per pipe, default 10 */
 	char config_file[CORE_PATH_MAX]; /* FLOWDPA_CONFIG, "" = none */
 };
 
@@ -226,6 +227,29 @@ FLOWDPA_INTERNAL_API void core_trace_complete(uint32_t pid, const char *cat, con
 FLOWDPA_INTERNAL_API void core_trace_instant(uint32_t pid, const char *cat, const char *name, const char *args_json);
 /* Name the calling thread (and its process row) in the trace. */
 FLOWDPA_INTERNAL_API void core_trace_thread_name(uint32_t pid, const char *name);
+/*
+ * One complete event for a host DOCA call that began at t0 (core_trace_now_us()), on
+ * pid 0, with its result in args ({"result":"DOCA_SUCCESS"}, a number, a pointer, or
+ * nothing for a void function). The public doca_* functions get them from the wrappers
+ * that src/core/trace_wrap.py generates; a variadic one, which cannot be wrapped, uses
+ * CORE_TRACE_CALL_BEGIN() at entry and CORE_TRACE_CALL_END(cat, name, result) at its return.
+ */
+FLOWDPA_INTERNAL_API void core_trace_call_error(const char *cat, const char *name, uint64_t t0, doca_error_t result);
+FLOWDPA_INTERNAL_API void core_trace_call_integer(const char *cat, const char *name, uint64_t t0, int64_t result);
+FLOWDPA_INTERNAL_API void core_trace_call_pointer(const char *cat, const char *name, uint64_t t0, const void *result);
+FLOWDPA_INTERNAL_API void core_trace_call_void(const char *cat, const char *name, uint64_t t0);
+#define CORE_TRACE_CALL_BEGIN() uint64_t core_trace_call_t0 = core_trace_enabled() ? core_trace_now_us() : 0
+#define CORE_TRACE_CALL_END(cat, name, result)                                      \
+	do {                                                                         \
+		if (core_trace_call_t0 != 0)                                          \
+			core_trace_call_error(cat, name, core_trace_call_t0, result); \
+	} while (0)
+/* Name the calling thread in the trace (full name) and for the OS (gdb's `info
+ * threads`, /proc/<pid>/task/<tid>/comm), which Linux cuts at 15 characters: os_name
+ * is the short form. NULL leaves that name as it is. */
+FLOWDPA_INTERNAL_API void core_thread_name(uint32_t pid, const char *trace_name, const char *os_name);
+/* A counter track ("ph":"C") on pid: args_json holds the series, e.g. {"rx":10,"tx":9}. */
+FLOWDPA_INTERNAL_API void core_trace_counter(uint32_t pid, const char *name, const char *args_json);
 /* Write what is buffered; called at exit and from crash signals by core itself. */
 FLOWDPA_INTERNAL_API void core_trace_flush(void);
 

@@ -754,6 +754,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *
 {
 	va_list ap;
 	doca_error_t rc;
+	/* Variadic, so not wrapped by src/core/trace_wrap.py: traced here. */
+	CORE_TRACE_CALL_BEGIN();
 
 	va_start(ap, format);
 	rc = log_emit(false, level, source, fname, line, func, format, ap);
@@ -762,6 +764,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *
 		CORE_LOG_ERR("doca_log: format must not be NULL (level %u)", level);
 	else if (rc != DOCA_SUCCESS)
 		CORE_LOG_ERR("doca_log: level %u is not one of CRIT(20)..TRACE(70) in steps of 10", level);
+	CORE_TRACE_CALL_END("api", "doca_log", rc);
 	return rc;
 }
 
@@ -843,26 +846,37 @@ static bool bucket_admit(int bucket, uint64_t *suppressed)
 	return pass;
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_log_rate_limit(uint32_t level, int source, const char *fname, int line,
-						   const char *func, int bucket, const char *format, ...)
+static doca_error_t log_rate_limit_v(uint32_t level, int source, const char *fname, int line, const char *func,
+				     int bucket, const char *format, va_list ap)
 {
 	uint64_t suppressed = 0;
 	char text[LOG_MSG_MAX];
-	va_list ap;
 
 	if (bucket < -1 || bucket >= (int)LOG_MAX_BUCKETS || format == NULL)
-		return bad_args(__func__, "bucket must come from doca_log_rate_bucket_register");
+		return bad_args("doca_log_rate_limit", "bucket must come from doca_log_rate_bucket_register");
 	/* A record no backend prints must not spend the bucket's budget. */
 	if (!log_would_print(false, level))
 		return DOCA_SUCCESS;
 	/* -1: no bucket could be registered (all in use); such a site logs unlimited. */
 	if (bucket >= 0 && !bucket_admit(bucket, &suppressed))
 		return DOCA_SUCCESS;
-	va_start(ap, format);
 	vsnprintf(text, sizeof(text), format, ap);
-	va_end(ap);
 	if (suppressed)
 		return doca_log(level, source, fname, line, func, "%s (%lu similar records suppressed)", text,
 				(unsigned long)suppressed);
 	return doca_log(level, source, fname, line, func, "%s", text);
+}
+
+/* Variadic, so not wrapped by src/core/trace_wrap.py: traced here. */
+DOCA_EXPERIMENTAL doca_error_t doca_log_rate_limit(uint32_t level, int source, const char *fname, int line,
+						   const char *func, int bucket, const char *format, ...)
+{
+	va_list ap;
+	CORE_TRACE_CALL_BEGIN();
+
+	va_start(ap, format);
+	doca_error_t rc = log_rate_limit_v(level, source, fname, line, func, bucket, format, ap);
+	va_end(ap);
+	CORE_TRACE_CALL_END("api", "doca_log_rate_limit", rc);
+	return rc;
 }

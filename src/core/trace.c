@@ -141,7 +141,10 @@ static void trace_append(const char *event, size_t n)
 	pthread_mutex_unlock(&trace_lock);
 }
 
-/* One event line; dur_us < 0 makes an instant event. */
+#define TRACE_PHASE_INSTANT (-1)
+#define TRACE_PHASE_COUNTER (-2)
+
+/* One event line; dur_us < 0 makes an instant (TRACE_PHASE_INSTANT) or counter event. */
 static void trace_event(uint32_t pid, const char *cat, const char *name, uint64_t ts_us, int64_t dur_us,
 			const char *args_json)
 {
@@ -153,7 +156,9 @@ static void trace_event(uint32_t pid, const char *cat, const char *name, uint64_
 
 	core_json_escape(name, qname, sizeof(qname));
 	core_json_escape(cat, qcat, sizeof(qcat));
-	if (dur_us < 0)
+	if (dur_us == TRACE_PHASE_COUNTER)
+		snprintf(phase, sizeof(phase), "\"ph\":\"C\"");
+	else if (dur_us < 0)
 		snprintf(phase, sizeof(phase), "\"ph\":\"i\",\"s\":\"t\"");
 	else
 		snprintf(phase, sizeof(phase), "\"ph\":\"X\",\"dur\":%" PRId64, dur_us);
@@ -173,7 +178,59 @@ void core_trace_complete(uint32_t pid, const char *cat, const char *name, uint64
 void core_trace_instant(uint32_t pid, const char *cat, const char *name, const char *args_json)
 {
 	if (core_trace_enabled())
-		trace_event(pid, cat, name, core_trace_now_us(), -1, args_json);
+		trace_event(pid, cat, name, core_trace_now_us(), TRACE_PHASE_INSTANT, args_json);
+}
+
+void core_trace_counter(uint32_t pid, const char *name, const char *args_json)
+{
+	if (core_trace_enabled())
+		trace_event(pid, "counter", name, core_trace_now_us(), TRACE_PHASE_COUNTER, args_json);
+}
+
+static void trace_call(const char *cat, const char *name, uint64_t t0, const char *args_json)
+{
+	uint64_t now = core_trace_now_us();
+
+	trace_event(0, cat, name, t0, now > t0 ? (int64_t)(now - t0) : 0, args_json);
+}
+
+void core_trace_call_error(const char *cat, const char *name, uint64_t t0, doca_error_t result)
+{
+	char args[96];
+
+	if (!core_trace_enabled())
+		return;
+	snprintf(args, sizeof(args), "{\"result\":\"%s\"}", doca_error_get_name(result));
+	trace_call(cat, name, t0, args);
+}
+
+void core_trace_call_integer(const char *cat, const char *name, uint64_t t0, int64_t result)
+{
+	char args[48];
+
+	if (!core_trace_enabled())
+		return;
+	snprintf(args, sizeof(args), "{\"result\":%" PRId64 "}", result);
+	trace_call(cat, name, t0, args);
+}
+
+void core_trace_call_pointer(const char *cat, const char *name, uint64_t t0, const void *result)
+{
+	char args[48];
+
+	if (!core_trace_enabled())
+		return;
+	if (result == NULL)
+		snprintf(args, sizeof(args), "{\"result\":null}");
+	else
+		snprintf(args, sizeof(args), "{\"result\":\"%p\"}", result);
+	trace_call(cat, name, t0, args);
+}
+
+void core_trace_call_void(const char *cat, const char *name, uint64_t t0)
+{
+	if (core_trace_enabled())
+		trace_call(cat, name, t0, NULL);
 }
 
 static void trace_metadata(const char *what, uint32_t pid, long tid, const char *value)
@@ -193,6 +250,19 @@ void core_trace_thread_name(uint32_t pid, const char *name)
 {
 	if (core_trace_enabled())
 		trace_metadata("thread_name", pid, trace_tid(), name);
+}
+
+void core_thread_name(uint32_t pid, const char *trace_name, const char *os_name)
+{
+	if (os_name != NULL) {
+		char comm[16];
+
+		/* The kernel refuses (ERANGE) a name of 16 bytes or more: cut it instead. */
+		snprintf(comm, sizeof(comm), "%s", os_name);
+		pthread_setname_np(pthread_self(), comm);
+	}
+	if (trace_name != NULL)
+		core_trace_thread_name(pid, trace_name);
 }
 
 void core_trace_flush(void)
@@ -289,6 +359,13 @@ static void trace_name_processes(void)
 	char name[96];
 
 	trace_metadata("process_name", 0, 0, "host program");
+	/* The configuration is read at load, on the program's main thread. */
+	if (getpid() == trace_tid()) {
+		char main_name[128];
+
+		snprintf(main_name, sizeof(main_name), "main (%s)", program_invocation_short_name);
+		trace_metadata("thread_name", 0, trace_tid(), main_name);
+	}
 	for (uint32_t i = 0; cfg != NULL && i < cfg->nr_devices; i++) {
 		core_device_describe(i, name, sizeof(name));
 		trace_metadata("process_name", i + 1, 0, name);

@@ -294,6 +294,9 @@ static doca_error_t heap_alloc_api(struct flexio_process *process, size_t size, 
 				     "the DPA heap of process %u (%zu live allocations; the heap itself has room)",
 				     api, size, dpa_process_id(process), nlive);
 	}
+	if (r == DOCA_SUCCESS)
+		CORE_LOG_TRC("%s: %zu bytes at device address 0x%" PRIx64 " (process %u)", api, size, *dev_ptr,
+			     dpa_process_id(process));
 	return r;
 }
 
@@ -311,6 +314,8 @@ static doca_error_t heap_free_api(struct flexio_process *process, uint64_t dev_p
 		CORE_LOG_ERR("%s: free of device address 0x%" PRIx64 " failed: out of host memory for the "
 			     "allocator's records of the DPA heap of process %u; the allocation stays live",
 			     api, dev_ptr, dpa_process_id(process));
+	if (r == DOCA_SUCCESS)
+		CORE_LOG_TRC("%s: device address 0x%" PRIx64 " freed (process %u)", api, dev_ptr, dpa_process_id(process));
 	return r;
 }
 
@@ -349,6 +354,8 @@ static doca_error_t heap_h2d_api(struct flexio_process *process, uint64_t dst, c
 
 	if (r == DOCA_SUCCESS)
 		memcpy((void *)(uintptr_t)dst, src, size);
+	if (r == DOCA_SUCCESS)
+		CORE_LOG_TRC("%s: %zu bytes to device address 0x%" PRIx64, api, size, dst);
 	return r;
 }
 
@@ -363,6 +370,8 @@ static doca_error_t heap_d2h_api(struct flexio_process *process, void *dst, uint
 
 	if (r == DOCA_SUCCESS)
 		memcpy(dst, (const void *)(uintptr_t)src, size);
+	if (r == DOCA_SUCCESS)
+		CORE_LOG_TRC("%s: %zu bytes from device address 0x%" PRIx64, api, size, src);
 	return r;
 }
 
@@ -462,5 +471,8 @@ doca_error_t doca_dpa_memset(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dev_pt
 	r = heap_range(&dpa_base(dpa)->process, dev_ptr, size, __func__, "device memset");
 	if (r == DOCA_SUCCESS)
 		memset((void *)(uintptr_t)dev_ptr, value, size);
+	if (r == DOCA_SUCCESS)
+		CORE_LOG_TRC("%s: %zu bytes at device address 0x%" PRIx64 " set to 0x%02x", __func__, size, dev_ptr,
+			     value & 0xff);
 	return r;
 }

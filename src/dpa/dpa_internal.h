@@ -235,6 +235,13 @@ void dpa_exec_report_end(struct dpa_exec *exec, enum dpa_end end);
 void dpa_signals_install(void);
 /* Give the calling thread an alternate signal stack if it has none (RPC callers; once per thread). */
 void dpa_thread_altstack(void);
+/*
+ * Name the calling DPA thread after what it runs: "dpa:<func>/<unit>" in the trace and,
+ * cut to Linux's 15 characters with the unit kept ("dpa:kern/3"), for the OS, so gdb's
+ * `info threads` shows it. unit is the rank of a kernel instance or "t<id>" of a DPA
+ * thread object. Called when the function or unit changes, not per run.
+ */
+void dpa_name_thread(const struct doca_dpa *dpa, const char *func, const char *unit);
 
 /* Launch machinery (dpa_launch.c), used by start/stop/destroy in dpa_ctx.c. */
 FLOWDPA_MUST_CHECK doca_error_t dpa_exec_start(struct doca_dpa *dpa);

@@ -43,6 +43,9 @@ struct dpa_worker {
 	struct dpa_launch *job;
 	unsigned int rank;
 	unsigned int index;
+	/* What the thread is named after (dpa_name_thread): its last kernel and rank. */
+	const struct dpa_image_entry *named_entry;
+	unsigned int named_rank;
 	bool quit;
 	struct dpa_worker *next_idle;
 	struct dpa_worker *next_post; /* assigned, to be woken once the lock is released */
@@ -171,12 +174,10 @@ static void *worker_main(void *arg)
 		CORE_LOG_WARN("DPA thread %u: no alternate signal stack (%s); a stack overflow in a kernel will "
 			      "not be caught",
 			      w->index, strerror(errno));
-	if (core_trace_enabled()) {
-		char name[32];
+	char unit[16];
 
-		snprintf(name, sizeof(name), "DPA %u EU %u", dpa->id, w->index);
-		core_trace_thread_name(dpa->caps->index + 1, name);
-	}
+	snprintf(unit, sizeof(unit), "eu%u", w->index);
+	dpa_name_thread(dpa, "idle", unit);
 	for (;;) {
 		while (sem_wait(&w->go) != 0 && errno == EINTR)
 			;
@@ -192,6 +193,12 @@ static void *worker_main(void *arg)
 		struct dpa_exec *x = &w->exec;
 		uint64_t t0 = core_trace_enabled() ? dpa_now_us() : 0, ret;
 
+		if (w->named_entry != l->entry || w->named_rank != w->rank) {
+			snprintf(unit, sizeof(unit), "%u", w->rank);
+			dpa_name_thread(dpa, l->entry->name, unit);
+			w->named_entry = l->entry;
+			w->named_rank = w->rank;
+		}
 		x->dpa = dpa;
 		x->entry = l->entry;
 		x->rank = w->rank;
@@ -224,6 +231,16 @@ static void *worker_main(void *arg)
 	ss.ss_flags = SS_DISABLE;
 	sigaltstack(&ss, NULL);
 	return NULL;
+}
+
+void dpa_name_thread(const struct doca_dpa *dpa, const char *func, const char *unit)
+{
+	char full[96], os[16];
+	int room = (int)sizeof(os) - 1 - 4 - 1 - (int)strlen(unit); /* "dpa:" "/" unit */
+
+	snprintf(full, sizeof(full), "dpa:%s/%s", func, unit);
+	snprintf(os, sizeof(os), "dpa:%.*s/%s", room > 0 ? room : 0, func, unit);
+	core_thread_name(dpa->caps->index + 1, full, os);
 }
 
 /* Create DPA threads until `need` are idle or the EU count is reached. Lock held. */
@@ -372,7 +389,10 @@ static bool pending_has_eligible(const struct doca_dpa *dpa)
 static void *dispatcher_main(void *arg)
 {
 	struct doca_dpa *dpa = arg;
+	char name[48];
 
+	snprintf(name, sizeof(name), "DPA %u launch dispatcher", dpa->id);
+	core_thread_name(dpa->caps->index + 1, name, "dpa:dispatch");
 	for (;;) {
 		uint32_t snap = dpa_wait_snapshot();
 
@@ -608,9 +628,10 @@ static doca_error_t entry_check(struct doca_dpa *dpa, doca_dpa_func_t *func, uin
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t launch_va(bool add, unsigned int nargs, struct doca_dpa *dpa, struct doca_sync_event *wait_event,
-			      uint64_t wait_threshold, struct doca_sync_event *comp_event, uint64_t comp_count,
-			      unsigned int num_threads, doca_dpa_func_t *func, va_list *ap)
+static doca_error_t launch_va_traced(bool add, unsigned int nargs, struct doca_dpa *dpa,
+				     struct doca_sync_event *wait_event, uint64_t wait_threshold,
+				     struct doca_sync_event *comp_event, uint64_t comp_count, unsigned int num_threads,
+				     doca_dpa_func_t *func, va_list *ap, const char **kernel)
 {
 	const char *api = add ? "doca_dpa_kernel_launch_update_add" : "doca_dpa_kernel_launch_update_set";
 	const struct dpa_image_entry *e;
@@ -618,6 +639,7 @@ static doca_error_t launch_va(bool add, unsigned int nargs, struct doca_dpa *dpa
 
 	if (r != DOCA_SUCCESS)
 		return r;
+	*kernel = e->name;
 	dpa = dpa_base(dpa);
 	if (num_threads == 0 || num_threads > dpa->total_eus) {
 		CORE_LOG_ERR("%s: kernel %s: num_threads %u is not in 1..%u (doca_dpa_get_max_threads_per_kernel)",
@@ -682,6 +704,25 @@ static doca_error_t launch_va(bool add, unsigned int nargs, struct doca_dpa *dpa
 	return DOCA_SUCCESS;
 }
 
+/* The launch calls are variadic, so src/core/trace_wrap.py cannot wrap them: their
+ * FLOWDPA_TRACE event is recorded here, for the doca_* and the counted entry points. */
+static doca_error_t launch_va(bool add, unsigned int nargs, struct doca_dpa *dpa, struct doca_sync_event *wait_event,
+			      uint64_t wait_threshold, struct doca_sync_event *comp_event, uint64_t comp_count,
+			      unsigned int num_threads, doca_dpa_func_t *func, va_list *ap)
+{
+	CORE_TRACE_CALL_BEGIN();
+	const char *kernel = NULL;
+	doca_error_t r = launch_va_traced(add, nargs, dpa, wait_event, wait_threshold, comp_event, comp_count,
+					  num_threads, func, ap, &kernel);
+
+	if (r == DOCA_SUCCESS)
+		CORE_LOG_TRC("%s: kernel %s, %u thread(s) on DPA context %u%s%s", add ? "doca_dpa_kernel_launch_update_add"
+			     : "doca_dpa_kernel_launch_update_set", kernel, num_threads, dpa_base(dpa)->id,
+			     wait_event ? ", after its wait event" : "", comp_event ? ", completion event" : "");
+	CORE_TRACE_CALL_END("api", add ? "doca_dpa_kernel_launch_update_add" : "doca_dpa_kernel_launch_update_set", r);
+	return r;
+}
+
 doca_error_t(doca_dpa_kernel_launch_update_set)(struct doca_dpa *dpa, struct doca_sync_event *wait_event,
 						uint64_t wait_threshold, struct doca_sync_event *comp_event,
 						uint64_t comp_count, unsigned int num_threads, doca_dpa_func_t *func, ...)
@@ -722,14 +763,15 @@ doca_error_t flowdpa_dpa_kernel_launch_counted(int add, unsigned int nargs, stru
 	return r;
 }
 
-static doca_error_t rpc_va(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t *retval,
-			   va_list *ap)
+static doca_error_t rpc_va_traced(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t *retval,
+				  va_list *ap, const char **rpc)
 {
 	const struct dpa_image_entry *e;
 	doca_error_t r = entry_check(dpa, func, DPA_ENTRY_RPC, nargs, &e, "doca_dpa_rpc");
 
 	if (r != DOCA_SUCCESS)
 		return r;
+	*rpc = e->name;
 	dpa = dpa_base(dpa);
 	if (retval == NULL) {
 		CORE_LOG_ERR("doca_dpa_rpc: RPC %s: retval is NULL", e->name);
@@ -767,6 +809,21 @@ static doca_error_t rpc_va(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_fu
 	}
 	*retval = ret;
 	return DOCA_SUCCESS;
+}
+
+/* Variadic as the launches: its FLOWDPA_TRACE event is recorded here. */
+static doca_error_t rpc_va(unsigned int nargs, struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t *retval,
+			   va_list *ap)
+{
+	CORE_TRACE_CALL_BEGIN();
+	const char *rpc = NULL;
+	doca_error_t r = rpc_va_traced(nargs, dpa, func, retval, ap, &rpc);
+
+	if (r == DOCA_SUCCESS)
+		CORE_LOG_TRC("doca_dpa_rpc: RPC %s on DPA context %u returned 0x%" PRIx64, rpc, dpa_base(dpa)->id,
+			     *retval);
+	CORE_TRACE_CALL_END("api", "doca_dpa_rpc", r);
+	return r;
 }
 
 doca_error_t(doca_dpa_rpc)(struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t *retval, ...)

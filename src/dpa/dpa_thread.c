@@ -179,12 +179,10 @@ static void *thread_main(void *arg)
 	_Alignas(DPA_ARGS_ALIGN_MAX) unsigned char args[DPA_ARGS_MAX];
 
 	sigaltstack(&ss, NULL);
-	if (core_trace_enabled()) {
-		char name[48];
+	char unit[16];
 
-		snprintf(name, sizeof(name), "DPA %u thread %u", dpa->id, t->id);
-		core_trace_thread_name(dpa->caps->index + 1, name);
-	}
+	snprintf(unit, sizeof(unit), "t%u", t->id);
+	dpa_name_thread(dpa, t->entry->name, unit);
 	if (t->entry->nparams == 1)
 		pack_thread_arg(t->entry, args, t->arg);
 	t->exec.dpa = dpa;
@@ -295,6 +293,7 @@ doca_error_t doca_dpa_thread_create(struct doca_dpa *dpa, struct doca_dpa_thread
 	t->affinity.dpa = dpa;
 	atomic_fetch_add(&dpa->thread_users, 1);
 	*dpa_thread = t;
+	CORE_LOG_TRC("%s: DPA thread %u on DPA context %u", __func__, t->id, dpa->id);
 	return DOCA_SUCCESS;
 }
 
@@ -312,6 +311,7 @@ doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *dpa_thread)
 		return DOCA_ERROR_TIME_OUT; /* still valid: it may be destroyed again */
 	dpa_thread->magic = 0;
 	atomic_fetch_sub(&dpa->thread_users, 1);
+	CORE_LOG_TRC("%s: DPA thread %u", __func__, dpa_thread->id);
 	free(dpa_thread);
 	return DOCA_SUCCESS;
 }
@@ -461,6 +461,7 @@ doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa_thread)
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
 	dpa_thread->state = THREAD_STARTED;
+	CORE_LOG_TRC("%s: DPA thread %u runs %s", __func__, dpa_thread->id, dpa_thread->entry->name);
 	return DOCA_SUCCESS;
 }
 
@@ -474,6 +475,7 @@ doca_error_t doca_dpa_thread_stop(struct doca_dpa_thread *dpa_thread)
 	if (!thread_halt(dpa_thread, __func__))
 		return DOCA_ERROR_TIME_OUT;
 	dpa_thread->state = THREAD_CREATED;
+	CORE_LOG_TRC("%s: DPA thread %u", __func__, dpa_thread->id);
 	return DOCA_SUCCESS;
 }
 
@@ -487,6 +489,7 @@ doca_error_t doca_dpa_thread_run(struct doca_dpa_thread *dpa_thread)
 	}
 	atomic_store(&dpa_thread->runnable, true);
 	dpa_wake_all();
+	CORE_LOG_TRC("%s: DPA thread %u", __func__, dpa_thread->id);
 	return DOCA_SUCCESS;
 }
 
@@ -531,6 +534,7 @@ doca_error_t doca_dpa_notification_completion_create(struct doca_dpa *dpa, struc
 	dpa_thread->notify = n;
 	atomic_fetch_add(&dpa->thread_users, 1);
 	*notify_comp = n;
+	CORE_LOG_TRC("%s: for DPA thread %u", __func__, dpa_thread->id);
 	return DOCA_SUCCESS;
 }
 
@@ -555,6 +559,7 @@ doca_error_t doca_dpa_notification_completion_destroy(struct doca_dpa_notificati
 	CHECK_OBJ(notify_comp, NOTIFY_MAGIC, "doca_dpa_notification_completion");
 	if (!notify_unpublish(notify_comp, __func__))
 		return DOCA_ERROR_TIME_OUT;
+	CORE_LOG_TRC("%s: of DPA thread %u", __func__, notify_comp->thread->id);
 	notify_comp->thread->notify = NULL;
 	atomic_fetch_sub(&notify_comp->dpa->thread_users, 1);
 	notify_comp->magic = 0;
@@ -589,6 +594,7 @@ doca_error_t doca_dpa_notification_completion_start(struct doca_dpa_notification
 		CORE_LOG_ERR("%s: %u notification completions are already started", __func__, NOTIFY_SLOTS);
 		return DOCA_ERROR_FULL;
 	}
+	CORE_LOG_TRC("%s: of DPA thread %u", __func__, notify_comp->thread->id);
 	return DOCA_SUCCESS;
 }
 
@@ -602,6 +608,7 @@ doca_error_t doca_dpa_notification_completion_stop(struct doca_dpa_notification_
 	}
 	if (!notify_unpublish(notify_comp, __func__))
 		return DOCA_ERROR_TIME_OUT;
+	CORE_LOG_TRC("%s: of DPA thread %u", __func__, notify_comp->thread->id);
 	return DOCA_SUCCESS;
 }
 

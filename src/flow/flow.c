@@ -231,6 +231,7 @@ void doca_flow_destroy(void)
 			     busy->id);
 		return;
 	}
+	CORE_LOG_TRC("doca_flow_destroy: stopping the ports still started and freeing every pipe");
 	/* In reverse start order, as programs do (docs/flow.md, Model): representors before
 	 * their switch manager, whatever the port ids. */
 	for (uint64_t below = UINT64_MAX;;) {
@@ -443,6 +444,66 @@ doca_error_t doca_flow_port_cfg_set_service_threads_cycle(struct doca_flow_port_
 
 /* ------------------------------------------------------------------ ports */
 
+/* "drop_reasons": {"fwd_drop": 3, ...}, every reason the NIC counts, by its name. */
+static void report_drop_reasons(struct core_json *j, const struct nic_port_stats *s)
+{
+	core_json_key(j, "drop_reasons");
+	core_json_object_begin(j);
+	for (unsigned r = 0; r < NIC_DROP_NR_REASONS; r++) {
+		core_json_key(j, nic_drop_reason_name(r));
+		core_json_u64(j, s->drop_reason[r]);
+	}
+	core_json_object_end(j);
+}
+
+/* "top_entries": the FLOWDPA_REPORT_TOP entries of the pipe hit most, each named by
+ * pipe, index and match, with its packets and bytes (every entry counts its hits while
+ * the report is on, COUNT action or not). */
+static void report_top_entries(struct core_json *j, const struct doca_flow_pipe *pp)
+{
+	const struct core_config *cfg = core_config_get();
+	uint32_t top = cfg ? cfg->report_top : 10;
+	struct nic_entry_hits *h = top ? core_calloc(top, sizeof(*h)) : NULL;
+	uint32_t n = h ? nic_pipe_top_hits(pp->nic, top, h) : 0;
+
+	core_json_key(j, "top_entries");
+	core_json_array_begin(j);
+	for (uint32_t i = 0; i < n; i++) {
+		core_json_object_begin(j);
+		core_json_key(j, "pipe");
+		core_json_str(j, pp->name);
+		core_json_key(j, "index");
+		core_json_u64(j, h[i].index);
+		core_json_key(j, "match");
+		core_json_str(j, h[i].match);
+		core_json_key(j, "pkts");
+		core_json_u64(j, h[i].pkts);
+		core_json_key(j, "bytes");
+		core_json_u64(j, h[i].bytes);
+		core_json_object_end(j);
+	}
+	core_json_array_end(j);
+	free(h);
+}
+
+void flow_pipe_report(struct core_json *j, void *arg)
+{
+	const struct doca_flow_pipe *pp = arg;
+	uint64_t mp, mb;
+
+	core_json_key(j, "name");
+	core_json_str(j, pp->name);
+	core_json_key(j, "port_id");
+	core_json_u64(j, pp->port->id);
+	core_json_key(j, "entries");
+	core_json_u64(j, nic_pipe_nr_live_entries(pp->nic));
+	if (nic_pipe_miss_read(pp->nic, &mp, &mb) == DOCA_SUCCESS) {
+		core_json_key(j, "miss_pkts");
+		core_json_u64(j, mp);
+	}
+	report_top_entries(j, pp);
+}
+
 /* FLOWDPA_REPORT section of a port: NIC statistics and each pipe's counters. */
 static void port_report(struct core_json *j, void *arg)
 {
@@ -461,6 +522,7 @@ static void port_report(struct core_json *j, void *arg)
 			core_json_key(j, f[i].k);
 			core_json_u64(j, f[i].v);
 		}
+		report_drop_reasons(j, &s);
 	}
 	core_json_key(j, "pipes");
 	core_json_array_begin(j);
@@ -619,6 +681,7 @@ void doca_flow_port_pipes_flush(struct doca_flow_port *port)
 {
 	if (!flow_inited(__func__) || flow_port_check(port, __func__) != DOCA_SUCCESS)
 		return;
+	CORE_LOG_TRC("doca_flow_port_pipes_flush: port %u", port->id);
 	pthread_mutex_lock(&flow_g.lock);
 	while (port->pipes)
 		flow_pipe_destroy_locked(port->pipes);
@@ -677,7 +740,7 @@ doca_error_t doca_flow_port_stop(struct doca_flow_port *port)
 	if (port->dev)
 		core_dev_release(port->dev, port);
 	port_release(port);
-	CORE_LOG_TRC("doca_flow_port_stop: port %u", port->id);
+	CORE_LOG_TRC("doca_flow_port_stop: port %u stopped and destroyed", port->id);
 	return err;
 }
 

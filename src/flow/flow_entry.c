@@ -580,6 +580,7 @@ doca_error_t doca_flow_pipe_basic_add_entry(uint16_t pipe_queue, struct doca_flo
 		entry_discard(a);
 		return err;
 	}
+	CORE_LOG_TRC("%s: pipe '%s' queue %u: entry add queued", who, pipe->name, pipe_queue);
 	entry_queue_add(pipe_queue, a, entry);
 	return DOCA_SUCCESS;
 }
@@ -619,6 +620,7 @@ doca_error_t doca_flow_pipe_control_add_entry(uint16_t pipe_queue, struct doca_f
 		entry_discard(a);
 		return err;
 	}
+	CORE_LOG_TRC("%s: pipe '%s' queue %u: entry add queued (priority %u)", who, pipe->name, pipe_queue, priority);
 	entry_queue_add(pipe_queue, a, entry);
 	return DOCA_SUCCESS;
 }
@@ -641,6 +643,7 @@ doca_error_t doca_flow_pipe_hash_add_entry(uint16_t pipe_queue, struct doca_flow
 	err = entry_new(pipe, entry_index, action_idx, actions, monitor, fwd, usr_ctx, &a, who);
 	if (err != DOCA_SUCCESS)
 		return err;
+	CORE_LOG_TRC("%s: pipe '%s' queue %u: entry %u add queued", who, pipe->name, pipe_queue, entry_index);
 	entry_queue_add(pipe_queue, a, entry);
 	return DOCA_SUCCESS;
 }
@@ -695,6 +698,8 @@ doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_queue, struct doca_
 		return err;
 	}
 	entry->status = DOCA_FLOW_ENTRY_STATUS_IN_PROCESS;
+	CORE_LOG_TRC("%s: pipe '%s' queue %u: entry update queued (action_idx %u)", who, pipe->name, pipe_queue,
+		     action_idx);
 	return DOCA_SUCCESS;
 }
 
@@ -708,8 +713,10 @@ doca_error_t doca_flow_pipe_remove_entry(uint16_t pipe_queue, uint32_t flags, st
 		return err;
 	CHECK(!entry->del_queued, DOCA_ERROR_BAD_STATE, "%s: the entry is already being removed", who);
 	err = entry_queue_op(entry, pipe_queue, &entry->del_op, who);
-	if (err == DOCA_SUCCESS)
+	if (err == DOCA_SUCCESS) {
 		entry->del_queued = true;
+		CORE_LOG_TRC("%s: pipe '%s' queue %u: entry removal queued", who, entry->pipe->name, pipe_queue);
+	}
 	return err;
 }
 
@@ -871,11 +878,15 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 	processing = frame.up;
 	if (idle)
 		nic_traffic_kick(port->id);
+	/* A poll that found nothing changed nothing: only calls that did work are logged. */
+	if (total > 0)
+		CORE_LOG_TRC("doca_flow_entries_process: port %u queue %u: %u operation(s) processed%s", port->id,
+			     pipe_queue, total, idle ? "" : ", more pending");
 	if (core_trace_enabled()) {
 		char args[96];
 		snprintf(args, sizeof(args), "{\"port\":%u,\"queue\":%u,\"processed\":%u}", port->id, pipe_queue,
 			 total);
-		core_trace_complete(0, "flow", "doca_flow_entries_process", t0, core_trace_now_us() - t0, args);
+		core_trace_complete(0, "flow", "entries processed", t0, core_trace_now_us() - t0, args);
 	}
 	return DOCA_SUCCESS;
 }

@@ -125,6 +125,9 @@ struct doca_flow_port {
 	struct doca_flow_port *dead_next; /* stopped: flow_g.dead_ports */
 };
 
+/* FLOWDPA_REPORT section of a pipe: its counters and top entries by hits (flow.c). */
+void flow_pipe_report(struct core_json *j, void *arg);
+
 struct doca_flow_external_resource_cfg {
 	struct doca_flow_port *port;
 	uint64_t gen; /* the DOCA Flow session (flow_g.gen) of port */
@@ -195,6 +198,7 @@ struct doca_flow_pipe {
 	uint32_t magic;
 	struct doca_flow_port *port;
 	struct nic_pipe *nic;
+	struct core_report_section *report; /* "flow_pipe" (flow.c), captured at destroy */
 	enum doca_flow_pipe_type type;
 	char name[64];
 	bool is_root;

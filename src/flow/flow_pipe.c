@@ -386,6 +386,7 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 	}
 	CORE_LOG_TRC("doca_flow_pipe_create: '%s' type %u port %u root %d nr_entries %u", p->name, (unsigned)p->type,
 		     p->port->id, p->is_root, p->nr_entries);
+	p->report = core_report_register("flow_pipe", flow_pipe_report, p);
 	*pipe = p;
 	return DOCA_SUCCESS;
 }
@@ -401,6 +402,10 @@ void flow_pipe_destroy_locked(struct doca_flow_pipe *p)
 	flow_queue_drop_pipe(p->port, p);
 	p->magic = FLOW_PIPE_DEAD;
 	flow_export_detach_all(&p->exports, "the port's pipes were destroyed (doca_flow_port_stop or _pipes_flush)");
+	CORE_LOG_TRC("pipe '%s' destroyed (port %u, %u entries)", p->name, p->port->id, nic_pipe_nr_live_entries(p->nic));
+	/* Its final counters and top entries, while the NIC pipe still holds them. */
+	core_report_unregister(p->report);
+	p->report = NULL;
 	nic_pipe_destroy(p->nic);
 	flow_entry_destroy_all(p);
 	assert(p->idxsel == NULL || p->idxsel->bound > 0);
@@ -424,7 +429,6 @@ void doca_flow_pipe_destroy(struct doca_flow_pipe *pipe)
 		pthread_mutex_unlock(&flow_g.lock);
 		return;
 	}
-	CORE_LOG_TRC("doca_flow_pipe_destroy: '%s'", pipe->name);
 	flow_pipe_destroy_locked(pipe);
 	pthread_mutex_unlock(&flow_g.lock);
 }

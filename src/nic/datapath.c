@@ -535,7 +535,7 @@ static void dispatch(struct burst_acc *acc, struct pkt *p, const struct nic_fwd 
 			nic_port_capture(acc->in_port, NIC_CAPTURE_HOST, p->data, p->len);
 			return;
 		}
-		acc->drop[NIC_DROP_FWD_DROP]++;
+		acc->drop[NIC_DROP_MISS]++;
 		return;
 	case NIC_FWD_DROP:
 	default:
@@ -546,8 +546,7 @@ static void dispatch(struct burst_acc *acc, struct pkt *p, const struct nic_fwd 
 
 static void hit(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, struct nic_entry *e, int depth)
 {
-	if (e->cnt)
-		nic_counter_add(e->cnt, 1, p->len, acc->shard);
+	nic_entry_hit(e, p->len, acc->shard);
 	if (pp->mem)
 		atomic_fetch_add_explicit(&pp->mem->cells[e->index], 1, memory_order_relaxed);
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
@@ -735,8 +734,7 @@ static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc
 							   const struct root_plan *rp, bool one_word,
 							   struct nic_entry *e)
 {
-	if (e->cnt)
-		nic_counter_add(e->cnt, 1, p->len, acc->shard);
+	nic_entry_hit(e, p->len, acc->shard);
 	/* Path selectors and memory resources are HASH-pipe features: not for one_word. */
 	int ps_field = one_word ? -1 : rp->ps_field;
 	if (!one_word && rp->has_mem)
@@ -870,8 +868,7 @@ static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc 
 	uint32_t f = st->fields;
 	if ((f & ~L4_FIELDS) || !(st->tx_bit & acc->plain_tx))
 		return false;
-	if (e->cnt)
-		nic_counter_add(e->cnt, 1, b->len, acc->shard);
+	nic_entry_hit(e, b->len, acc->shard);
 	if (f)
 		l4_ports_store(b->data + 34, l4meta, true, st->l4_keep, st->l4_set);
 	uint32_t port = (uint32_t)__builtin_ctz(st->tx_bit);
@@ -979,6 +976,30 @@ static uint32_t rx_chunk(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
 	return np;
 }
 
+/* FLOWDPA_TRACE counter tracks: a port's rx/tx/drop totals, at most every
+ * NIC_TRACE_COUNTER_US per port (the first burst and a forced sample always). */
+#define NIC_TRACE_COUNTER_US 10000
+static _Atomic uint64_t counter_last_us[NIC_MAX_PORTS];
+
+void nic_trace_port_counters(uint16_t port_id, bool force)
+{
+	struct nic_port_stats s;
+	uint64_t now = core_trace_now_us(), last = atomic_load_explicit(&counter_last_us[port_id], memory_order_relaxed);
+	char name[32], args[160];
+
+	if (!force && last != 0 && now - last < NIC_TRACE_COUNTER_US)
+		return;
+	/* One sampler per period when several threads feed the port. */
+	if (!atomic_compare_exchange_strong(&counter_last_us[port_id], &last, now) && !force)
+		return;
+	if (nic_port_stats_get(port_id, &s) != DOCA_SUCCESS)
+		return;
+	snprintf(name, sizeof(name), "port %u packets", port_id);
+	snprintf(args, sizeof(args), "{\"rx\":%llu,\"tx\":%llu,\"drop\":%llu}", (unsigned long long)s.rx_pkts,
+		 (unsigned long long)s.tx_pkts, (unsigned long long)(s.drops + s.rx_errors));
+	core_trace_counter(nic_port_hot[port_id].trace_pid, name, args);
+}
+
 uint32_t nic_port_rx_burst(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
 {
 	if (NIC_UNLIKELY(port_id >= NIC_MAX_PORTS || !atomic_load_explicit(&nic_port_hot[port_id].started, memory_order_acquire) || bufs == NULL))
@@ -994,6 +1015,7 @@ uint32_t nic_port_rx_burst(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
 		snprintf(args, sizeof(args), "{\"port\":%u,\"pkts\":%u}", port_id, done);
 		core_trace_complete(nic_port_hot[port_id].trace_pid, "nic", "rx_burst", t0, core_trace_now_us() - t0,
 				    args);
+		nic_trace_port_counters(port_id, false);
 	}
 	return done;
 }

@@ -368,14 +368,15 @@ FLOWDPA_MUST_CHECK doca_error_t nic_hash_entry_counter_read(const struct nic_pip
 
 /* Why a frame received on a port was dropped: each drop counts under exactly one. */
 enum nic_drop_reason {
-	NIC_DROP_FWD_DROP,	 /* fwd or fwd_miss DROP, or the NONE miss of a non-root pipe */
+	NIC_DROP_FWD_DROP,	 /* an entry's or a miss's fwd is DROP */
+	NIC_DROP_MISS,		 /* a non-root pipe missed and has no fwd_miss */
 	NIC_DROP_NO_ROOT,	 /* the port has no root pipe */
 	NIC_DROP_PIPE_DESTROYED, /* forwarded to a destroyed pipe */
 	NIC_DROP_PIPE_LOOP,	 /* deeper than NIC_MAX_PIPE_DEPTH pipes */
 	NIC_DROP_PORT_DOWN,	 /* fwd to a port that is not started */
 	NIC_DROP_NR_REASONS,
 };
-/* The reason's name in reports and logs ("fwd_drop", "no_root_pipe", "pipe_destroyed",
+/* The reason's name in reports and logs ("fwd_drop", "miss_no_fwd", "no_root_pipe", "pipe_destroyed",
  * "pipe_loop", "port_not_started"); "unknown" out of range. */
 const char *nic_drop_reason_name(unsigned reason);
 
@@ -403,6 +404,22 @@ bool nic_port_started(uint16_t port_id);
  */
 FLOWDPA_MUST_CHECK doca_error_t nic_port_set_manager(uint16_t port_id, int32_t manager_id);
 FLOWDPA_MUST_CHECK doca_error_t nic_port_stats_get(uint16_t port_id, struct nic_port_stats *stats);
+/*
+ * FLOWDPA_REPORT's per-entry hit counts (src/nic/hits.c). Enabled (before traffic, by
+ * the first port start when the report is on), every entry counts the packets that hit
+ * it, whether it has a COUNT action or not (an entry without its own counter counts in
+ * the own-counter cell it does not use otherwise). nic_pipe_top_hits fills out with up
+ * to n entries of pipe that were hit, most packets first; returns how many.
+ */
+struct nic_entry_hits {
+	uint32_t index;	 /* HASH: the entry's index; others: its order of addition (0 = first) */
+	uint64_t pkts;
+	uint64_t bytes;
+	char match[160]; /* "ipv4.dst=10.0.0.1 l4.dst=80"; "" for a HASH pipe (no stored match) */
+};
+void nic_hits_enable(bool on);
+uint32_t nic_pipe_top_hits(struct nic_pipe *pipe, uint32_t n, struct nic_entry_hits *out);
+
 /* FLOWDPA_TRACE process row of the port's packet bursts (the device's index + 1; default 1). */
 void nic_port_set_trace_pid(uint16_t port_id, uint32_t pid);
 

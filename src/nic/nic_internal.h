@@ -151,6 +151,9 @@ static inline uint32_t nic_hash_index(const struct nic_pipe *p, uint32_t h)
 	return p->index_mask ? h & p->index_mask : h % p->nr_entries;
 }
 
+/* Set by nic_hits_enable: every entry counts its hits (FLOWDPA_REPORT, src/nic/hits.c). */
+extern bool nic_count_hits;
+
 /* Bump counter c from the datapath; shard is the calling thread's (nic_dp_enter). */
 static inline void nic_counter_add(struct nic_counter *c, uint64_t pkts, uint64_t bytes, uint32_t shard)
 {
@@ -162,6 +165,16 @@ static inline void nic_counter_add(struct nic_counter *c, uint64_t pkts, uint64_
 		__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + pkts, __ATOMIC_RELAXED);
 		__atomic_store_n(b, __atomic_load_n(b, __ATOMIC_RELAXED) + bytes, __ATOMIC_RELAXED);
 	}
+}
+
+/* A packet hit entry e: its counter, and its report hit count when that is on (the
+ * own-counter cell, unused by an entry without its own COUNT). */
+static inline void nic_entry_hit(struct nic_entry *e, uint32_t len, uint32_t shard)
+{
+	if (e->cnt)
+		nic_counter_add(e->cnt, 1, len, shard);
+	if (NIC_UNLIKELY(__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED)) && e->cnt != &e->own_cnt)
+		nic_counter_add(&e->own_cnt, 1, len, shard);
 }
 
 static inline uint64_t nic_mix64(uint64_t x)
@@ -344,6 +357,10 @@ struct nic_port_hot {
 	uint32_t trace_pid;	 /* FLOWDPA_TRACE row of this port's bursts */
 };
 extern struct nic_port_hot nic_port_hot[NIC_MAX_PORTS];
+
+/* FLOWDPA_TRACE counter event of the port's packet totals (datapath.c): rate-bounded
+ * unless force (a traffic source's end, the port's stop). Call only while tracing is on. */
+void nic_trace_port_counters(uint16_t port_id, bool force);
 
 /* Counts of one burst for the port it arrived on, added once per burst. */
 struct nic_port_delta {

@@ -80,6 +80,9 @@ doca_error_t nic_port_start(uint16_t id)
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	struct port_cold *c = &ports[id];
+	/* Before the port takes traffic, so the report's entry hits miss none of it. */
+	if (core_report_enabled())
+		nic_hits_enable(true);
 	pthread_mutex_lock(&c->lock);
 	if (atomic_load(&nic_port_hot[id].started)) {
 		pthread_mutex_unlock(&c->lock);
@@ -128,6 +131,8 @@ doca_error_t nic_port_stop(uint16_t id)
 	}
 	/* Sources first: nothing may enter the port while it goes away. */
 	nic_traffic_detach(id);
+	if (core_trace_enabled()) /* the port's final counts on its counter track */
+		nic_trace_port_counters(id, true);
 	struct port_cold *c = &ports[id];
 	atomic_store_explicit(&nic_port_hot[id].started, false, memory_order_release);
 	atomic_store_explicit(&nic_port_hot[id].capture_on[0], false, memory_order_release);
@@ -201,6 +206,7 @@ const char *nic_drop_reason_name(unsigned reason)
 {
 	static const char *const names[NIC_DROP_NR_REASONS] = {
 		[NIC_DROP_FWD_DROP] = "fwd_drop",
+		[NIC_DROP_MISS] = "miss_no_fwd",
 		[NIC_DROP_NO_ROOT] = "no_root_pipe",
 		[NIC_DROP_PIPE_DESTROYED] = "pipe_destroyed",
 		[NIC_DROP_PIPE_LOOP] = "pipe_loop",

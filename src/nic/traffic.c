@@ -321,7 +321,10 @@ static void *source_main(void *arg)
 	struct source *s = arg;
 	static _Thread_local uint8_t frames[NIC_BURST_MAX][NIC_MAX_FRAME];
 	struct nic_buf bufs[NIC_BURST_MAX];
+	char trace_name[48], os_name[16];
 
+	snprintf(os_name, sizeof(os_name), "nic:rx/%u", s->port);
+	core_thread_name(0, NULL, os_name);
 	pthread_mutex_lock(&lock);
 	while (!may_start(s)) {
 		struct timespec ts;
@@ -339,11 +342,19 @@ static void *source_main(void *arg)
 	pthread_mutex_unlock(&lock);
 	if (fallback && s->unprocessed)
 		s->unprocessed(s->unprocessed_ctx, s->port);
+	/* Its trace row is set once the port has started, before a root pipe or a stop that
+	 * ended the wait. */
+	snprintf(trace_name, sizeof(trace_name), "NIC worker (port %u rx)", s->port);
+	core_trace_thread_name(nic_port_hot[s->port].trace_pid, trace_name);
 
 	uint64_t per_loop = s->cfg.kind == CORE_TRAFFIC_PCAP ? s->nframes : s->cfg.pkts;
 	uint32_t loops = s->cfg.loop ? s->cfg.loop : 1;
 	uint64_t t0 = now_ns(), sent = 0;
 	bool stop = stopped_early;
+	uint32_t played = 0;
+
+	if (!stopped_early)
+		CORE_LOG_TRC("FLOWDPA_PORT%u_RX: traffic source playing", s->port);
 	for (uint32_t l = 0; l < loops && !stop; l++) {
 		for (uint64_t i = 0; i < per_loop && !stop;) {
 			/* Paced: frame k is due at t0 + k / rate, and a burst holds only the frames
@@ -376,7 +387,13 @@ static void *source_main(void *arg)
 			stop = s->stop;
 			pthread_mutex_unlock(&lock);
 		}
+		played += !stop;
 	}
+	CORE_LOG_TRC("FLOWDPA_PORT%u_RX: traffic source ended: %llu frames sent in %u loop(s)%s", s->port,
+		     (unsigned long long)sent, played,
+		     stopped_early ? " (the port stopped before it started)" : stop ? " (port stopped)" : "");
+	if (core_trace_enabled())
+		nic_trace_port_counters(s->port, true);
 	pthread_mutex_lock(&lock);
 	s->done = true;
 	pthread_cond_broadcast(&cond);
@@ -456,6 +473,11 @@ doca_error_t nic_traffic_attach(uint16_t port, nic_traffic_unprocessed_fn unproc
 		goto fail;
 	}
 	s->thread_started = true;
+	CORE_LOG_TRC("FLOWDPA_PORT%u_RX: traffic source started: %s, %llu frames x %u loop(s)%s; plays once the port "
+		     "has a root pipe",
+		     port, rx->kind == CORE_TRAFFIC_PCAP ? rx->path : "generator",
+		     (unsigned long long)(rx->kind == CORE_TRAFFIC_PCAP ? s->nframes : rx->pkts), rx->loop ? rx->loop : 1,
+		     rx->rate_pps ? " (paced)" : "");
 	return DOCA_SUCCESS;
 
 fail:

@@ -381,9 +381,10 @@ static void *engine_main(void *arg)
 	struct pv_engine *eng = arg;
 	const struct core_config *cfg = core_config_get();
 	uint64_t latency = cfg ? cfg->nic_latency_us : 0;
-	char name[32];
+	char name[32], os_name[16];
 	snprintf(name, sizeof(name), "NIC engine (device %u)", eng->dev_index);
-	core_trace_thread_name(eng->dev_index + 1, name);
+	snprintf(os_name, sizeof(os_name), "nic:engine/%u", eng->dev_index);
+	core_thread_name(eng->dev_index + 1, name, os_name);
 	pthread_mutex_lock(&eng->lock);
 	while (!eng->stop) {
 		atomic_store_explicit(&eng->kick, 0, memory_order_relaxed);

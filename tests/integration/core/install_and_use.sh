@@ -13,7 +13,9 @@ prefix=$work/prefix
 user_src=$src/tests/data/user_project
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
-make -s -C "$src" -n install BUILD="$work/build" | grep -q -- "-Dprefix=/opt/flowdpa\$" ||
+# (captured first: grep -q closing the pipe early would fail make with SIGPIPE under pipefail)
+dry_run=$(make -s -C "$src" -n install BUILD="$work/build")
+grep -q -- "-Dprefix=/opt/flowdpa\$" <<<"$dry_run" ||
 	{ echo "make install does not default to PREFIX=/opt/flowdpa"; exit 1; }
 for p in /usr/local /usr /usr/local/; do
 	if out=$(make -C "$src" install PREFIX=$p BUILD="$work/build" 2>&1); then

@@ -40,6 +40,7 @@ with tempfile.TemporaryDirectory() as tmp:
     if not any(e["name"] == "add_rpc" and e["args"]["threads"] == 1 for e in slices):
         fail("no add_rpc slice")
     names = [e["args"]["name"] for e in events if e.get("ph") == "M" and e.get("name") == "thread_name"]
-    if not any(n.startswith("DPA ") and " EU " in n for n in names):
-        fail("no DPA thread names in the trace: %s" % names)
+    # Named after the kernel and rank they run (docs/dpa.md): 4 ranks of rank_kernel.
+    if sorted(n for n in names if n.startswith("dpa:rank_kernel/")) != ["dpa:rank_kernel/%d" % r for r in range(4)]:
+        fail("no DPA thread names dpa:rank_kernel/0..3 in the trace: %s" % names)
 print("report and trace: ok")

@@ -1,8 +1,8 @@
 /*
  * test_flow_trace.c - observability of the flow layer and the NIC: with FLOWDPA_TRACE
- * set, packet bursts (cat "nic") and doca_flow_entries_process calls (cat "flow") are
- * trace events; with FLOWDPA_REPORT set, each port's statistics and pipes are a
- * "flow_port" section. Both paths are given by the test's environment (meson.build).
+ * set, packet bursts (cat "nic"), "entries processed" (cat "flow") and every host DOCA
+ * call (cat "api", e.g. doca_flow_entries_process) are trace events; with FLOWDPA_REPORT
+ * set, each port's statistics and pipes are a "flow_port" section. Both paths are given by the test's environment (meson.build).
  */
 #include <setjmp.h>
 #include <stdarg.h>

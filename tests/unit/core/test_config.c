@@ -41,6 +41,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c->faults, 0);
 	assert_int_equal(c->port_rx[0].kind, CORE_TRAFFIC_NONE);
 	assert_string_equal(c->trace_path, "");
+	assert_int_equal(c->report_top, 10);
 	assert_int_equal(core_config_status(), DOCA_SUCCESS);
 }
 
@@ -122,6 +123,8 @@ static void test_bad_values_name_key_value_and_rule(void **state)
 		{"FLOWDPA_DEVICES", "bf3,bf3,bf3,bf3,bf3,bf3,bf3,bf3,bf3", "more than 8"},
 		{"FLOWDPA_PORT0_TX", "gen:flows=1", "use pcap:FILE"},
 		{"FLOWDPA_TRACE", "", "empty path"},
+		{"FLOWDPA_REPORT_TOP", "ten", "0..100000 entries per pipe"},
+		{"FLOWDPA_REPORT_TOP", "100001", "0..100000 entries per pipe"},
 	};
 	(void)state;
 

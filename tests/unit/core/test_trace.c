@@ -119,6 +119,52 @@ static void check(const char *path, const char *names)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The host-call events (one per result kind), a counter track and thread naming. */
+static void test_call_events_counters_and_names(void **state)
+{
+	const char *path = "trace_calls.json";
+	int status;
+	pid_t pid;
+	(void)state;
+
+	unlink(path);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char os[32] = "";
+
+		test_clear_flowdpa_env();
+		setenv("FLOWDPA_TRACE", path, 1);
+		if (core_config_reload() != DOCA_SUCCESS)
+			_exit(3);
+		uint64_t t0 = core_trace_now_us();
+
+		core_trace_call_error("api", "doca_call_failed", t0, DOCA_ERROR_INVALID_VALUE);
+		core_trace_call_error("api", "doca_call_ok", t0, DOCA_SUCCESS);
+		core_trace_call_integer("api", "doca_call_count", t0, 7);
+		core_trace_call_pointer("api", "doca_call_null", t0, NULL);
+		core_trace_call_void("api", "doca_call_void", t0);
+		core_trace_counter(1, "port 0 packets", "{\"rx\":32,\"tx\":30,\"drop\":2}");
+		/* The OS name is cut to 15 characters, the trace keeps the full one. */
+		core_thread_name(1, "dpa:a_long_kernel_name/12", "dpa:a_long_kernel_name/12");
+		pthread_getname_np(pthread_self(), os, sizeof(os));
+		exit(strcmp(os, "dpa:a_long_kern") == 0 ? 0 : 4);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	check(path, "doca_call_failed doca_call_ok doca_call_count doca_call_null doca_call_void");
+	assert_int_equal(count_in_file(path, "\"cat\":\"api\""), 5);
+	assert_int_equal(count_in_file(path, "\"args\":{\"result\":\"DOCA_ERROR_INVALID_VALUE\"}"), 1);
+	assert_int_equal(count_in_file(path, "\"args\":{\"result\":\"DOCA_SUCCESS\"}"), 1);
+	assert_int_equal(count_in_file(path, "\"args\":{\"result\":7}"), 1);
+	assert_int_equal(count_in_file(path, "\"args\":{\"result\":null}"), 1);
+	assert_int_equal(count_in_file(path, "\"name\":\"doca_call_void\",\"cat\":\"api\",\"ph\":\"X\""), 1);
+	assert_int_equal(count_in_file(path, "\"ph\":\"C\",\"ts\""), 1);
+	assert_int_equal(count_in_file(path, "{\"rx\":32,\"tx\":30,\"drop\":2}"), 1);
+	assert_int_equal(count_in_file(path, "{\"name\":\"dpa:a_long_kernel_name/12\"}"), 1);
+	assert_int_equal(count_in_file(path, "\"name\":\"main (test_core_trace)\""), 1);
+}
+
 static void test_trace_at_exit(void **state)
 {
 	const char *path = "trace_exit.json";
@@ -287,6 +333,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trace_at_exit),
+		cmocka_unit_test(test_call_events_counters_and_names),
 		cmocka_unit_test(test_trace_survives_crash),
 		cmocka_unit_test(test_unset_stops_tracing),
 		cmocka_unit_test(test_large_trace),
