@@ -91,6 +91,7 @@ doca_error_t dpa_heap_init(struct dpa_heap *heap, size_t size)
 		munmap(base, size);
 		pthread_mutex_destroy(&heap->lock);
 		memset(heap, 0, sizeof(*heap)); /* as on the mmap failure: dpa_heap_fini is a no-op on it */
+		CORE_LOG_ERR("cannot set up a DPA heap of %zu bytes: out of host memory for its records", size);
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	heap_poison(base, size);

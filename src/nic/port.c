@@ -95,6 +95,7 @@ doca_error_t nic_port_start(uint16_t id)
 	if (err != DOCA_SUCCESS) {
 		ring_resize(&c->ring[0], 0);
 		pthread_mutex_unlock(&c->lock);
+		CORE_LOG_ERR("port %u: out of memory (capture rings of %u frames)", id, CAPTURE_DEFAULT_DEPTH);
 		return err;
 	}
 	update_capture_on(id);
