@@ -475,7 +475,8 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 	p->shared_counters = nsc ? core_calloc(nsc, sizeof(*p->shared_counters)) : NULL;
 	p->priv = cfg->priv_data_size ? core_calloc(1, cfg->priv_data_size) : NULL;
 	if ((nsc && p->shared_counters == NULL) || (cfg->priv_data_size && p->priv == NULL)) {
-		(void)CORE_LOG_NOMEM(__func__, p->priv == NULL && cfg->priv_data_size ? "the private data" : "the shared counters");
+		(void)CORE_LOG_NOMEM(__func__,
+				     p->priv == NULL && cfg->priv_data_size ? "the private data" : "the shared counters");
 		goto fail;
 	}
 

@@ -42,7 +42,7 @@
 DOCA_LOG_REGISTER(FAULT_SCENARIO);
 
 extern struct doca_dpa_app *system_test_app;
-extern doca_dpa_func_t system_provider_rpc, system_notify_kernel, system_thread_kernel;
+extern doca_dpa_func_t system_provider_rpc, system_provider_kernel, system_notify_kernel, system_thread_kernel;
 
 #define NR_HASH 8
 #define NR_SEL 8
@@ -188,7 +188,7 @@ static bool dpa_up(struct scn *s)
 	STEP(doca_dpa_start(s->dpa));
 	STEP(doca_dpa_get_total_num_eus_available(s->dpa, &eus));
 	STEP(doca_dpa_get_flexio_process(s->dpa, &s->proc));
-	STEP(doca_dpa_mem_alloc(s->dpa, 64, &s->buf));
+	STEP(doca_dpa_mem_alloc(s->dpa, 64, &s->buf)); /* the provider calls' results, 4 cells */
 	STEP(doca_dpa_memset(s->dpa, s->buf, 0, 64));
 	STEP(doca_sync_event_create(&s->done_ev));
 	STEP(doca_sync_event_add_publisher_location_dpa(s->done_ev, s->dpa));
@@ -418,19 +418,38 @@ static bool traffic(struct scn *s)
 	struct doca_flow_resource_query q;
 	struct doca_flow_match m;
 	uint8_t frame[128];
-	uint64_t out[3] = {0};
-	uint64_t ret = ~0ull;
+	uint64_t out[4] = {0};
+	uint64_t ret = ~0ull, v = 0;
 	uint32_t hash = 0, len;
+	doca_error_t rc;
 	FILE *devnull;
 
 	len = ft_udp4(frame, 0x01020304, 0x0a000001, 7, 80);
 	STEP(flowdpa_port_inject(0, frame, len)); /* CONTROL -> BASIC -> port 1 */
+	CHECK(flowdpa_port_capture_count(1) == 1);
+	rc = flowdpa_port_capture_set_depth(1, 16);
+	if (rc != DOCA_SUCCESS) /* a failed resize keeps the ring and what it holds */
+		CHECK(flowdpa_port_capture_count(1) == 1);
+	if (!step("flowdpa_port_capture_set_depth(1, 16)", rc) &&
+	    !(retry_failed && step("flowdpa_port_capture_set_depth(1, 16)", flowdpa_port_capture_set_depth(1, 16))))
+		return false;
 	len = ft_udp4(frame, 0x01020304, 0x0a000002, 7, 9);
 	STEP(flowdpa_port_inject(0, frame, len)); /* CONTROL -> HASH */
 	STEP(doca_dpa_rpc(s->dpa, &system_provider_rpc, &ret, s->pipe_addr, 0u, s->sel_addr, s->mem_addr, s->buf));
 	STEP((doca_error_t)ret);
 	STEP(doca_dpa_d2h_memcpy(s->dpa, out, s->buf, sizeof(out)));
 	CHECK(out[0] == 77 && out[1] == 5 && out[2] == 77);
+	/* Again from a kernel; its completion makes the event 3. */
+	STEP(doca_dpa_kernel_launch_update_add(s->dpa, NULL, 0, s->done_ev, 1, 1, &system_provider_kernel,
+					       s->pipe_addr, 1u, s->sel_addr, s->mem_addr, s->buf));
+	for (int i = 0; i < 5000 && v < 3; i++) {
+		STEP(doca_sync_event_get(s->done_ev, &v));
+		if (v < 3)
+			usleep(1000);
+	}
+	CHECK(v == 3);
+	STEP(doca_dpa_d2h_memcpy(s->dpa, out, s->buf, sizeof(out)));
+	STEP((doca_error_t)out[3]);
 	STEP(doca_flow_resource_query_entry(s->basic_entry, &q));
 	CHECK(q.counter.total_pkts == 1);
 	STEP(doca_flow_resource_query_pipe_miss(s->basic, &q));
@@ -443,7 +462,7 @@ static bool traffic(struct scn *s)
 	STEP(doca_flow_pipe_calc_hash(s->hash, &m, &hash));
 	devnull = fopen("/dev/null", "w");
 	CHECK(devnull != NULL);
-	doca_error_t rc = doca_flow_pipe_dump(s->hash, devnull);
+	rc = doca_flow_pipe_dump(s->hash, devnull);
 	fclose(devnull);
 	STEP(rc);
 	STEP(doca_flow_pipe_remove_entry(0, 0, s->basic_entry));

@@ -11,12 +11,14 @@ each run:
   - the fault fired (the count is deterministic), the exit status is 0 or 3 (no
     crash, no sanitizer abort: in the ASan tree LSan runs at exit, so a leak fails);
   - stderr holds no sanitizer report and exactly ONE error record ([DOCA][ERR] or
-    [CRIT]; a WARNING where the fault is absorbed): the failing call said what failed,
-    once, and nothing else complained;
+    [CRIT]; [WRN] where the fault is absorbed): the failing call said what failed, once,
+    and nothing else complained;
   - a failed call returned DOCA_ERROR_NO_MEMORY (an entry operation: completed with
     status ERROR) and is the call that made allocation N; teardown completed;
   - when no call failed (an allocation made before main, in a log source's
-    registration, or during teardown), the run completed and still logged its line.
+    registration, or one a call absorbs in a degraded mode), the run completed and still
+    logged its line (a WARNING for a degraded mode); a destroy call that allocated and
+    failed would show as TEARDOWN_FAILED.
 Each FLOWDPA_FAULTS site runs once: the call it stands for fails with DRIVER (NO_MEMORY
 for dpa_mem_alloc), one error record, clean teardown.
 Exit 0 when every run passed, 1 otherwise (each failure is listed).

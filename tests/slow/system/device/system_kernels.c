@@ -51,8 +51,8 @@ static uint64_t drain(doca_flow_dpa_addr obj, enum doca_flow_dpa_queue_type type
  * update, read and read_range on mem into dst (device heap, 3 cells), an explicit flush.
  * Returns the first failing call's doca_error_t, DOCA_SUCCESS when all completed.
  */
-__dpa_rpc__ uint64_t system_provider_rpc(doca_flow_dpa_addr pipe, uint32_t index, doca_flow_dpa_addr sel,
-					 doca_flow_dpa_addr mem, doca_dpa_dev_uintptr_t dst)
+static uint64_t provider_calls(doca_flow_dpa_addr pipe, uint32_t index, doca_flow_dpa_addr sel, doca_flow_dpa_addr mem,
+			       doca_dpa_dev_uintptr_t dst)
 {
 	uint64_t *out = (uint64_t *)dst;
 
@@ -71,6 +71,19 @@ __dpa_rpc__ uint64_t system_provider_rpc(doca_flow_dpa_addr pipe, uint32_t index
 	TRY(doca_flow_external_resource_memory_read_range(mem, 0, 0, 2, &out[1], true));
 	DRAIN(mem, DOCA_FLOW_DPA_QUEUE_TYPE_RESOURCES_READ, 2);
 	return DOCA_SUCCESS;
+}
+
+__dpa_rpc__ uint64_t system_provider_rpc(doca_flow_dpa_addr pipe, uint32_t index, doca_flow_dpa_addr sel,
+					 doca_flow_dpa_addr mem, doca_dpa_dev_uintptr_t dst)
+{
+	return provider_calls(pipe, index, sel, mem, dst);
+}
+
+/* The same calls from a kernel (one thread); the result lands in dst[3]. */
+__dpa_global__ void system_provider_kernel(doca_flow_dpa_addr pipe, uint32_t index, doca_flow_dpa_addr sel,
+					   doca_flow_dpa_addr mem, doca_dpa_dev_uintptr_t dst)
+{
+	((uint64_t *)dst)[3] = provider_calls(pipe, index, sel, mem, dst);
 }
 
 /* Trigger the DPA thread whose notification completion is h. */
