@@ -51,6 +51,21 @@ static doca_error_t ext_insert(struct dpa_extent **arr, size_t *n, size_t *cap, 
 	return DOCA_SUCCESS;
 }
 
+/* Room for want extents in *arr. */
+static doca_error_t ext_reserve(struct dpa_extent **arr, size_t *cap, size_t want)
+{
+	if (*cap >= want)
+		return DOCA_SUCCESS;
+	size_t ncap = *cap * 2 > want ? *cap * 2 : want;
+	struct dpa_extent *na = core_realloc(*arr, ncap * sizeof(*na));
+
+	if (na == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	*arr = na;
+	*cap = ncap;
+	return DOCA_SUCCESS;
+}
+
 static void ext_remove(struct dpa_extent *arr, size_t *n, size_t at)
 {
 	memmove(&arr[at], &arr[at + 1], (*n - at - 1) * sizeof(*arr));
@@ -132,6 +147,16 @@ static doca_error_t heap_alloc(struct dpa_heap *heap, size_t size, uint64_t *dev
 	if (need < size) /* overflow */
 		return DOCA_ERROR_NO_MEMORY;
 	pthread_mutex_lock(&heap->lock);
+	/*
+	 * Free extents are separated by live ones, so there are at most nlive + 1 of them:
+	 * with room for that many reserved now, freeing never needs memory (a free that
+	 * failed would leave the program no way out).
+	 */
+	if (ext_reserve(&heap->free_ext, &heap->free_cap, heap->nlive + 2) != DOCA_SUCCESS) {
+		pthread_mutex_unlock(&heap->lock);
+		*no_fit = false;
+		return DOCA_ERROR_NO_MEMORY;
+	}
 	for (size_t i = 0; i < heap->nfree; i++) {
 		struct dpa_extent *f = &heap->free_ext[i];
 
@@ -174,8 +199,8 @@ static doca_error_t heap_free(struct dpa_heap *heap, uint64_t dev_ptr)
 	struct dpa_extent e = heap->live[at];
 
 	e.size = (e.size + DPA_HEAP_ALIGN - 1) & ~(size_t)(DPA_HEAP_ALIGN - 1);
-	/* Make room first: the only failure is growing the free array, and the allocation
-	 * must stay live if it fails. */
+	/* heap_alloc reserved the free array's room for this extent: the insert below
+	 * does not allocate (were it to fail, the allocation would stay live). */
 	size_t fi = ext_upper(heap->free_ext, heap->nfree, e.start);
 	bool merge_prev = fi > 0 && heap->free_ext[fi - 1].start + heap->free_ext[fi - 1].size == e.start;
 	bool merge_next = fi < heap->nfree && e.start + e.size == heap->free_ext[fi].start;

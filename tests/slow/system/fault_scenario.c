@@ -47,6 +47,9 @@ extern doca_dpa_func_t system_provider_rpc, system_provider_kernel, system_notif
 #define NR_HASH 8
 #define NR_SEL 8
 #define NR_CELLS NR_HASH
+/* Device allocations freed alternately at teardown: more free fragments than the
+ * allocator's first 64 records, so that a free would need records of its own. */
+#define NR_FRAGS 136
 
 struct scn {
 	struct doca_log_backend *sdk_log, *app_log;
@@ -63,7 +66,7 @@ struct scn {
 	struct doca_flow_pipe_entry *basic_entry, *hash_entries[NR_HASH], *control_entries[2];
 	struct doca_dpa *dpa;
 	struct flexio_process *proc;
-	doca_dpa_dev_uintptr_t buf;
+	doca_dpa_dev_uintptr_t buf, frags[NR_FRAGS];
 	struct doca_sync_event *done_ev;
 	doca_dpa_dev_sync_event_t done_h;
 	struct doca_dpa_thread *thread;
@@ -190,6 +193,8 @@ static bool dpa_up(struct scn *s)
 	STEP(doca_dpa_get_flexio_process(s->dpa, &s->proc));
 	STEP(doca_dpa_mem_alloc(s->dpa, 64, &s->buf)); /* the provider calls' results, 4 cells */
 	STEP(doca_dpa_memset(s->dpa, s->buf, 0, 64));
+	for (int i = 0; i < NR_FRAGS; i++)
+		STEP(doca_dpa_mem_alloc(s->dpa, 64, &s->frags[i]));
 	STEP(doca_sync_event_create(&s->done_ev));
 	STEP(doca_sync_event_add_publisher_location_dpa(s->done_ev, s->dpa));
 	STEP(doca_sync_event_add_subscriber_location_cpu(s->done_ev, s->dev));
@@ -507,6 +512,10 @@ static void teardown(struct scn *s)
 		DOWN(doca_sync_event_destroy(s->done_ev));
 	if (s->buf)
 		DOWN(doca_dpa_mem_free(s->dpa, s->buf));
+	for (int odd = 0; odd < 2; odd++) /* every other one first: NR_FRAGS / 2 holes */
+		for (int i = odd; i < NR_FRAGS; i += 2)
+			if (s->frags[i])
+				DOWN(doca_dpa_mem_free(s->dpa, s->frags[i]));
 	if (s->dpa)
 		DOWN(doca_dpa_destroy(s->dpa));
 	if (s->dev)
