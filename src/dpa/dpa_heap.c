@@ -362,7 +362,7 @@ static doca_error_t heap_d2h_api(struct flexio_process *process, void *dst, uint
 	return r;
 }
 
-doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_t *dev_ptr)
+doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_t *dev_ptr, const char *api)
 {
 	doca_error_t r = dpa_process_check(process, __func__);
 
@@ -371,7 +371,7 @@ doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_
 			*dev_ptr = 0;
 		return r;
 	}
-	return heap_alloc_api(process, size, dev_ptr, __func__);
+	return heap_alloc_api(process, size, dev_ptr, api);
 }
 
 doca_error_t dpa_heap_free(struct flexio_process *process, uint64_t dev_ptr)

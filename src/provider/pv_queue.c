@@ -64,7 +64,7 @@ static doca_error_t ring_create(struct doca_flow_dpa_ctx *ctx, uint16_t port_id,
 {
 	uint64_t dev;
 	size_t bytes = ring_bytes(type, size);
-	doca_error_t err = dpa_heap_alloc(ctx->process, bytes, &dev);
+	doca_error_t err = dpa_heap_alloc(ctx->process, bytes, &dev, "doca_flow_dpa_queues_create");
 	if (err != DOCA_SUCCESS)
 		return err;
 	struct pv_ring *r = dpa_heap_ptr(ctx->process, dev, bytes);
@@ -166,13 +166,14 @@ static doca_error_t type_create(struct doca_flow_dpa_ctx *ctx, uint16_t port_id,
 	uint32_t t = c->type;
 	/* Retiring takes one record per ring, one for the host array, one for the device one. */
 	if (spare_reserve(pp, c->nr_queues + 2) != DOCA_SUCCESS)
-		return DOCA_ERROR_NO_MEMORY;
+		return CORE_LOG_NOMEM("doca_flow_dpa_queues_create", "the queues' retire records");
 	pp->queues[t] = core_calloc(c->nr_queues, sizeof(struct pv_queue));
 	if (pp->queues[t] == NULL)
-		return DOCA_ERROR_NO_MEMORY;
+		return CORE_LOG_NOMEM("doca_flow_dpa_queues_create", "the queues");
 	pp->nr[t] = c->nr_queues;
 	pp->size[t] = c->queue_size;
-	doca_error_t err = dpa_heap_alloc(ctx->process, c->nr_queues * sizeof(struct pv_ring *), &pp->rings_dev[t]);
+	doca_error_t err = dpa_heap_alloc(ctx->process, c->nr_queues * sizeof(struct pv_ring *), &pp->rings_dev[t],
+					  "doca_flow_dpa_queues_create");
 	if (err != DOCA_SUCCESS)
 		return err;
 	struct pv_ring **arr = dpa_heap_ptr(ctx->process, pp->rings_dev[t], c->nr_queues * sizeof(struct pv_ring *));
@@ -255,7 +256,7 @@ doca_error_t doca_flow_dpa_queues_create(struct doca_flow_dpa_ctx *ctx, struct d
 		spare_free(pp);
 		memset(pp, 0, sizeof(*pp));
 		pthread_mutex_unlock(&ctx->lock);
-		CORE_LOG_ERR("%s: port %u: no memory for the queues: %s", __func__, port_id, doca_error_get_name(err));
+		/* Each failure said what it was, once (the heap, an allocation, the engine). */
 		return err == DOCA_ERROR_NO_MEMORY ? err : DOCA_ERROR_NO_MEMORY;
 	}
 	pp->port = port;

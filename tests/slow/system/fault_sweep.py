@@ -21,7 +21,8 @@ each run:
     logged its line (a WARNING for a degraded mode); a destroy call that allocated and
     failed would show as TEARDOWN_FAILED.
 Each FLOWDPA_FAULTS site runs once: the call it stands for fails with DRIVER (NO_MEMORY
-for dpa_mem_alloc), one error record, clean teardown.
+for dpa_mem_alloc), one error record, clean teardown. FLOWDPA_DPA_HEAP_SIZE=4K..32K
+exhausts the device heap at each call that takes device memory: NO_MEMORY, one record.
 Exit 0 when every run passed, 1 otherwise (each failure is listed).
 """
 import os
@@ -171,8 +172,21 @@ def main():
         if r["rc"] != 3:
             problems.append(f"{what}: exit status {r['rc']}, expected 3")
         print(f"{what}: {got}; log: {short(recs[0] if recs else '')}")
+    # The device heap exhausted at each point where the scenario takes device memory.
+    for kib in range(4, 36, 4):
+        what = f"FLOWDPA_DPA_HEAP_SIZE={kib}K"
+        r = run(scenario, {"FLOWDPA_DPA_HEAP_SIZE": f"{kib}K"})
+        if r["failed"] is None and r["rc"] == 0 and not RECORD.search(r["stderr"]):
+            print(f"{what}: the scenario fits")
+            continue
+        recs = common_checks(r, what, problems)
+        if r["failed"] is None or r["failed"][1] != "DOCA_ERROR_NO_MEMORY" or r["rc"] != 3:
+            problems.append(f"{what}: expected a call to fail with NO_MEMORY (exit 3), got {r['failed']} "
+                            f"(exit {r['rc']})")
+        print(f"{what}: {r['failed']}; log: {short(recs[0] if recs else '')}")
     elapsed = time.monotonic() - t0
-    print(f"{runs} allocation-fault runs and {len(DRIVER_SITES)} driver-site runs in {elapsed:.1f} s")
+    print(f"{runs} allocation-fault runs, {len(DRIVER_SITES)} driver-site runs and 8 device-heap sizes "
+          f"in {elapsed:.1f} s")
     for p in problems:
         print("FAIL " + p)
     print(f"{len(problems)} problems")
