@@ -5,7 +5,8 @@
  * a shared counter, external resources, CONTROL -> BASIC / HASH pipes, entries,
  * processing, traffic, queries; a DPA context, device memory, a sync event, a kernel
  * launch, a DPA thread and its notification; the provider's context, queues and
- * exports, and every DPA-side provider call through an RPC), each call's return checked.
+ * exports, and every DPA-side provider call from an RPC and from a kernel; a capture
+ * ring resized, and device memory fragmented), each call's return checked.
  *
  * The first call that fails ends the scenario (FAULT_SCN_RETRY=1: it is made once more,
  * which must succeed now that the fault has fired, and the scenario goes on: proof the
