@@ -171,6 +171,13 @@ FLOWDPA_INTERNAL_API void *core_calloc(size_t nmemb, size_t size);
 FLOWDPA_INTERNAL_API void *core_realloc(void *ptr, size_t size);
 FLOWDPA_INTERNAL_API char *core_strdup(const char *s);
 FLOWDPA_INTERNAL_API int core_posix_memalign(void **memptr, size_t alignment, size_t size);
+/*
+ * For the site that saw an allocation fail: logs "call: out of memory (what)" once and
+ * evaluates to DOCA_ERROR_NO_MEMORY. The callers pass the code on without a word, so
+ * each failed public call logs one line.
+ */
+#define CORE_LOG_NOMEM(call, what) \
+	((void)CORE_LOG_ERR("%s: out of memory (%s)", (call), (what)), DOCA_ERROR_NO_MEMORY)
 /* Allocations made so far, and whether FLOWDPA_FAULT_ALLOC's one has been failed. */
 FLOWDPA_INTERNAL_API uint64_t core_alloc_count(void);
 FLOWDPA_INTERNAL_API bool core_alloc_fault_fired(void);

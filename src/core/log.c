@@ -259,8 +259,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_register_source(const char *source_name,
 	if (source_name == NULL || source == NULL)
 		return bad_args(__func__, "source_name and source must not be NULL");
 	copy = core_strdup(source_name);
-	if (copy == NULL)
-		return DOCA_ERROR_NO_MEMORY;
+	if (copy == NULL) {
+		/* Said here: DOCA_LOG_REGISTER's constructor drops the code. No id, so its
+		 * records show source "?" rather than another source's name (slot 0's). */
+		*source = -1;
+		return CORE_LOG_NOMEM(__func__, source_name);
+	}
 	pthread_mutex_lock(&log_lock);
 	for (int i = 0; i < LOG_MAX_SOURCES; i++) {
 		if (log_sources[i] == NULL) {
@@ -388,11 +392,9 @@ static doca_error_t backend_create_syslog(const char *name, bool sdk, struct doc
 					    : "doca_log_backend_create_with_syslog",
 					"name and backend must not be NULL");
 	ident = core_strdup(name);
-	if (ident == NULL) {
-		CORE_LOG_ERR("%s: out of memory", sdk ? "doca_log_backend_create_with_syslog_sdk"
-						       : "doca_log_backend_create_with_syslog");
-		return DOCA_ERROR_NO_MEMORY;
-	}
+	if (ident == NULL)
+		return CORE_LOG_NOMEM(sdk ? "doca_log_backend_create_with_syslog_sdk" : "doca_log_backend_create_with_syslog",
+				      "the ident");
 	return backend_add(&t, 1, backend, ident);
 }
 

@@ -42,8 +42,11 @@ FLOWDPA_INTERNAL_API void dpa_process_release(struct flexio_process *process);
 /*
  * The device heap of a process. Same rules as doca_dpa_mem_alloc/_free/_h2d/_d2h, but
  * usable from any thread including device code and not requiring a started context.
+ * dpa_heap_alloc's failure line names api, the public call that needs the memory (its
+ * caller then adds nothing: one line per failed call).
  */
-FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_t *dev_ptr);
+FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size,
+								    uint64_t *dev_ptr, const char *api);
 FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t dpa_heap_free(struct flexio_process *process, uint64_t dev_ptr);
 FLOWDPA_INTERNAL_API FLOWDPA_MUST_CHECK doca_error_t dpa_heap_h2d(struct flexio_process *process, uint64_t dst, const void *src,
 					       size_t size);

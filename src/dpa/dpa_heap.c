@@ -38,6 +38,21 @@ static doca_error_t ext_insert(struct dpa_extent **arr, size_t *n, size_t *cap, 
 	return DOCA_SUCCESS;
 }
 
+/* Room for want extents in *arr. */
+static doca_error_t ext_reserve(struct dpa_extent **arr, size_t *cap, size_t want)
+{
+	if (*cap >= want)
+		return DOCA_SUCCESS;
+	size_t ncap = *cap * 2 > want ? *cap * 2 : want;
+	struct dpa_extent *na = core_realloc(*arr, ncap * sizeof(*na));
+
+	if (na == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	*arr = na;
+	*cap = ncap;
+	return DOCA_SUCCESS;
+}
+
 static void ext_remove(struct dpa_extent *arr, size_t *n, size_t at)
 {
 	memmove(&arr[at], &arr[at + 1], (*n - at - 1) * sizeof(*arr));
@@ -82,6 +97,7 @@ doca_error_t dpa_heap_init(struct dpa_heap *heap, size_t size)
 		munmap(base, map_size);
 		pthread_mutex_destroy(&heap->lock);
 		memset(heap, 0, sizeof(*heap)); /* as on the mmap failure: dpa_heap_fini is a no-op on it */
+		CORE_LOG_ERR("cannot set up a DPA heap of %zu bytes: out of host memory for its records", size);
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	heap_poison(base, map_size);
@@ -135,6 +151,16 @@ static doca_error_t heap_alloc(struct dpa_heap *heap, size_t size, uintptr_t sit
 	if (need < size) /* overflow */
 		return DOCA_ERROR_NO_MEMORY;
 	pthread_mutex_lock(&heap->lock);
+	/*
+	 * Free extents are separated by live ones, so there are at most nlive + 1 of them:
+	 * with room for that many reserved now, freeing never needs memory (a free that
+	 * failed would leave the program no way out).
+	 */
+	if (ext_reserve(&heap->free_ext, &heap->free_cap, heap->nlive + 2) != DOCA_SUCCESS) {
+		pthread_mutex_unlock(&heap->lock);
+		*no_fit = false;
+		return DOCA_ERROR_NO_MEMORY;
+	}
 	size_t i = heap->nfree;
 
 	if (need > heap->size - heap->used) { /* what the program may have, redzones aside */
@@ -193,8 +219,8 @@ static doca_error_t heap_free(struct dpa_heap *heap, uint64_t dev_ptr)
 	struct dpa_extent e = {.start = live->start, .size = live->span};
 	size_t need = (live->size + DPA_HEAP_ALIGN - 1) & ~(size_t)(DPA_HEAP_ALIGN - 1);
 
-	/* Make room first: the only failure is growing the free array, and the allocation
-	 * must stay live if it fails. */
+	/* heap_alloc reserved the free array's room for this extent: the insert below
+	 * does not allocate (were it to fail, the allocation would stay live). */
 	size_t fi = ext_upper(heap->free_ext, heap->nfree, e.start);
 	bool merge_prev = fi > 0 && heap->free_ext[fi - 1].start + heap->free_ext[fi - 1].size == e.start;
 	bool merge_next = fi < heap->nfree && e.start + e.size == heap->free_ext[fi].start;
@@ -375,7 +401,7 @@ static doca_error_t heap_d2h_api(struct flexio_process *process, void *dst, uint
 	return r;
 }
 
-doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_t *dev_ptr)
+doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_t *dev_ptr, const char *api)
 {
 	doca_error_t r = dpa_process_check(process, __func__);
 
@@ -384,7 +410,7 @@ doca_error_t dpa_heap_alloc(struct flexio_process *process, size_t size, uint64_
 			*dev_ptr = 0;
 		return r;
 	}
-	return heap_alloc_api(process, size, (uintptr_t)__builtin_return_address(0), dev_ptr, __func__);
+	return heap_alloc_api(process, size, (uintptr_t)__builtin_return_address(0), dev_ptr, api);
 }
 
 doca_error_t dpa_heap_free(struct flexio_process *process, uint64_t dev_ptr)

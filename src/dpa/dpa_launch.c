@@ -251,11 +251,14 @@ static void workers_grow(struct doca_dpa *dpa, unsigned int need)
 		struct dpa_worker *w = core_calloc(1, sizeof(*w));
 		pthread_attr_t attr;
 
-		if (w == NULL)
-			return;
-		w->altstack = core_malloc(DPA_ALTSTACK_SIZE);
-		if (w->altstack == NULL || sem_init(&w->go, 0, 0) != 0) {
-			free(w->altstack);
+		if (w != NULL)
+			w->altstack = core_malloc(DPA_ALTSTACK_SIZE);
+		if (w == NULL || w->altstack == NULL || sem_init(&w->go, 0, 0) != 0) {
+			/* The launch waits in the queue; the dispatcher tries again. */
+			CORE_LOG_WARN("DPA context %u: cannot create DPA thread %u: %s", dpa->id, dpa->nworkers,
+				      w == NULL || w->altstack == NULL ? "out of memory" : strerror(errno));
+			if (w != NULL)
+				free(w->altstack);
 			free(w);
 			return;
 		}

@@ -61,7 +61,7 @@ doca_error_t doca_flow_cfg_create(struct doca_flow_cfg **cfg)
 	CHECK_CFG(cfg);
 	struct doca_flow_cfg *c = core_calloc(1, sizeof(*c));
 	if (c == NULL)
-		return DOCA_ERROR_NO_MEMORY;
+		return CORE_LOG_NOMEM(__func__, "the cfg");
 	c->pipe_queues = 1;
 	c->nr_shared[DOCA_FLOW_SHARED_RESOURCE_COUNTER] = FLOW_DEFAULT_SHARED_COUNTERS;
 	*cfg = c;
@@ -290,7 +290,7 @@ doca_error_t doca_flow_port_cfg_create(struct doca_flow_port_cfg **cfg)
 {
 	CHECK_PCFG(cfg);
 	*cfg = core_calloc(1, sizeof(**cfg));
-	return *cfg ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
+	return *cfg ? DOCA_SUCCESS : CORE_LOG_NOMEM(__func__, "the port cfg");
 }
 
 doca_error_t doca_flow_port_cfg_destroy(struct doca_flow_port_cfg *cfg)
@@ -605,13 +605,15 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 	}
 	struct doca_flow_port *p = core_calloc(1, sizeof(*p));
 	if (p == NULL)
-		return DOCA_ERROR_NO_MEMORY;
+		return CORE_LOG_NOMEM(__func__, "the port");
 	doca_error_t err = DOCA_ERROR_NO_MEMORY;
 	p->id = cfg->port_id;
 	p->is_manager = flow_g.cfg.switch_mode && as_dev;
 	p->queues = core_calloc(flow_g.cfg.pipe_queues, sizeof(*p->queues));
-	if (p->queues == NULL)
+	if (p->queues == NULL) {
+		(void)CORE_LOG_NOMEM(__func__, "the entry queues");
 		goto fail;
+	}
 	/* From here port_free undoes what is set: it destroys nr_queues queue locks. */
 	p->nr_queues = flow_g.cfg.pipe_queues;
 	for (uint16_t q = 0; q < p->nr_queues; q++)
@@ -622,8 +624,11 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 	p->nr_shared_counters = nsc;
 	p->shared_counters = nsc ? core_calloc(nsc, sizeof(*p->shared_counters)) : NULL;
 	p->priv = cfg->priv_data_size ? core_calloc(1, cfg->priv_data_size) : NULL;
-	if ((nsc && p->shared_counters == NULL) || (cfg->priv_data_size && p->priv == NULL))
+	if ((nsc && p->shared_counters == NULL) || (cfg->priv_data_size && p->priv == NULL)) {
+		(void)CORE_LOG_NOMEM(__func__,
+				     p->priv == NULL && cfg->priv_data_size ? "the private data" : "the shared counters");
 		goto fail;
+	}
 
 	bool held = false;
 	pthread_mutex_lock(&flow_g.lock);

@@ -500,10 +500,10 @@ static doca_error_t entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8
 		return err;
 	struct flow_add_op *a = op_alloc();
 	if (a == NULL)
-		return DOCA_ERROR_NO_MEMORY;
+		return CORE_LOG_NOMEM(who, "the queued operation");
 	struct doca_flow_pipe_entry *e = entry_obtain(pipe, index);
 	if (e == NULL) {
-		err = DOCA_ERROR_NO_MEMORY;
+		err = CORE_LOG_NOMEM(who, "the entry");
 		goto fail;
 	}
 	struct nic_entry_attr *attr = &a->attr;
@@ -683,7 +683,7 @@ doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_queue, struct doca_
 	(void)monitor; /* counters are fixed at add time */
 	struct flow_upd_op *op = op_alloc();
 	if (op == NULL)
-		return DOCA_ERROR_NO_MEMORY;
+		return CORE_LOG_NOMEM(who, "the queued operation");
 	err = resolve_fwd(pipe, fwd, &op->fwd, who);
 	if (err != DOCA_SUCCESS) {
 		op_free(op);

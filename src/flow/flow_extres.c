@@ -29,7 +29,7 @@ doca_error_t doca_flow_external_resource_cfg_create(struct doca_flow_external_re
 		return err;
 	struct doca_flow_external_resource_cfg *c = core_calloc(1, sizeof(*c));
 	if (c == NULL)
-		return DOCA_ERROR_NO_MEMORY;
+		return CORE_LOG_NOMEM(__func__, "the cfg");
 	c->port = port;
 	c->gen = flow_g.gen;
 	*cfg = c;
@@ -93,10 +93,14 @@ doca_error_t doca_flow_external_resource_create(const struct doca_flow_external_
 		return err;
 	struct doca_flow_external_resource *r = core_calloc(1, sizeof(*r));
 	if (r == NULL)
-		return DOCA_ERROR_NO_MEMORY;
+		return CORE_LOG_NOMEM(__func__, "the resource");
 	err = cfg->type == DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR ? nic_idxsel_create(cfg->size, &r->sel)
 									    : nic_mem_create(cfg->size, &r->mem);
 	if (err != DOCA_SUCCESS) {
+		/* The NIC does not log: its only failure here is memory (the cfg was checked). */
+		CORE_LOG_ERR("%s: cannot create %u %s: %s", __func__, cfg->size,
+			     cfg->type == DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR ? "indices" : "cells",
+			     doca_error_get_descr(err));
 		free(r);
 		return err;
 	}

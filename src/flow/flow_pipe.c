@@ -24,7 +24,7 @@ doca_error_t doca_flow_pipe_cfg_create(struct doca_flow_pipe_cfg **cfg, struct d
 		return err;
 	struct doca_flow_pipe_cfg *c = core_calloc(1, sizeof(*c));
 	if (c == NULL)
-		return DOCA_ERROR_NO_MEMORY;
+		return CORE_LOG_NOMEM(__func__, "the pipe cfg");
 	c->port = port;
 	c->nr_entries = FLOW_DEFAULT_NR_ENTRIES;
 	c->gen = flow_g.gen;
@@ -299,7 +299,7 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 
 	struct doca_flow_pipe *p = core_calloc(1, sizeof(*p));
 	if (p == NULL)
-		return DOCA_ERROR_NO_MEMORY;
+		return CORE_LOG_NOMEM(__func__, "the pipe");
 	p->port = cfg->port;
 	p->type = cfg->type;
 	memcpy(p->name, cfg->name, sizeof(p->name));
@@ -313,7 +313,7 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 	p->mem = cfg->mem;
 
 	struct nic_pipe_attr *attr = core_calloc(1, sizeof(*attr));
-	err = attr ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
+	err = attr ? DOCA_SUCCESS : CORE_LOG_NOMEM(__func__, "the pipe's NIC attributes");
 	for (uint32_t i = 0; err == DOCA_SUCCESS && i < cfg->nr_actions; i++)
 		err = flow_actions_template(cfg->actions_null[i] ? NULL : &cfg->actions[i],
 					    cfg->has_actions_mask[i] ? &cfg->actions_mask[i] : NULL, &p->act[i], who);

@@ -137,8 +137,10 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 	}
 
 	struct nic_pipe *p = core_calloc(1, sizeof(*p));
-	if (p == NULL)
+	if (p == NULL) {
+		CORE_LOG_ERR("pipe '%s': out of memory (the pipe)", name);
 		return DOCA_ERROR_NO_MEMORY;
+	}
 	p->type = attr->type;
 	p->port_id = attr->port_id;
 	p->is_root = attr->is_root;
@@ -177,8 +179,11 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 		p->pool = pool_alloc((size_t)p->nr_entries * p->pool_esize);
 	}
 	doca_error_t err = DOCA_ERROR_NO_MEMORY;
-	if (miss == NULL || (nslots && p->slots == NULL) || (p->type == NIC_PIPE_HASH && p->pool == NULL))
+	if (miss == NULL || (nslots && p->slots == NULL) || (p->type == NIC_PIPE_HASH && p->pool == NULL)) {
+		CORE_LOG_ERR("pipe '%s': out of memory (%s)", name,
+			     miss == NULL ? "fwd_miss" : p->slots == NULL ? "lookup table" : "entry pool");
 		goto fail;
+	}
 	*miss = attr->fwd_miss;
 	atomic_init(&p->fwd_miss, miss);
 	atomic_store_explicit(&p->magic, NIC_PIPE_MAGIC, memory_order_release);
@@ -303,8 +308,10 @@ static doca_error_t ctrl_rebuild(struct nic_pipe *p, struct nic_ctrl_table **ret
 {
 	struct nic_ctrl_table *t = ctrl_table_alloc(p->nr_live);
 
-	if (t == NULL)
+	if (t == NULL) {
+		CORE_LOG_ERR("pipe '%s': out of memory (a table of %u entries)", p->name, p->nr_live);
 		return DOCA_ERROR_NO_MEMORY;
+	}
 	ctrl_publish(p, t, retired);
 	return DOCA_SUCCESS;
 }
@@ -411,8 +418,10 @@ doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr
 		return hash_entry_add(p, attr, out);
 	/* Aligned as the struct requires (calloc gives 16): the hot line is one line. */
 	struct nic_entry *e = NULL;
-	if (core_posix_memalign((void **)&e, _Alignof(struct nic_entry), sizeof(*e)) != 0)
+	if (core_posix_memalign((void **)&e, _Alignof(struct nic_entry), sizeof(*e)) != 0) {
+		CORE_LOG_ERR("pipe '%s': out of memory (an entry)", p->name);
 		return DOCA_ERROR_NO_MEMORY;
+	}
 	memset(e, 0, sizeof(*e));
 	entry_fill(p, e, attr);
 	doca_error_t err = DOCA_SUCCESS;
@@ -424,6 +433,7 @@ doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr
 	} else if (p->type == NIC_PIPE_CONTROL) {
 		e->mask = core_malloc(sizeof(*e->mask));
 		if (e->mask == NULL) {
+			CORE_LOG_ERR("pipe '%s': out of memory (an entry's mask)", p->name);
 			err = DOCA_ERROR_NO_MEMORY;
 			goto fail;
 		}
@@ -492,8 +502,10 @@ doca_error_t nic_entry_update(struct nic_entry *e, const struct nic_actions *act
 		}
 	}
 	struct nic_entry_state *st = core_malloc(sizeof(*st));
-	if (st == NULL)
+	if (st == NULL) {
+		CORE_LOG_ERR("pipe '%s': out of memory (an entry's new state)", p->name);
 		return DOCA_ERROR_NO_MEMORY;
+	}
 	nic_entry_state_init(st, actions, fwd, ps_value);
 	pthread_mutex_lock(&p->lock);
 	struct nic_entry_state *old = atomic_exchange_explicit(&e->state, st, memory_order_acq_rel);

@@ -44,21 +44,25 @@ static void ports_init(void)
 		pthread_mutex_init(&ports[i].lock, NULL);
 }
 
+/* Replace the ring with an empty one of depth frames; on NO_MEMORY the old one is kept. */
 static doca_error_t ring_resize(struct capture_ring *r, uint32_t depth)
 {
+	uint8_t(*frames)[NIC_MAX_FRAME] = NULL;
+	uint32_t *lens = NULL;
+
+	if (depth != 0) {
+		frames = core_malloc((size_t)depth * NIC_MAX_FRAME);
+		lens = frames ? core_malloc((size_t)depth * sizeof(uint32_t)) : NULL;
+		if (lens == NULL) {
+			free(frames);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+	}
 	free(r->frames);
 	free(r->lens);
 	memset(r, 0, sizeof(*r));
-	if (depth == 0)
-		return DOCA_SUCCESS;
-	r->frames = core_malloc((size_t)depth * NIC_MAX_FRAME);
-	r->lens = core_malloc((size_t)depth * sizeof(uint32_t));
-	if (r->frames == NULL || r->lens == NULL) {
-		free(r->frames);
-		free(r->lens);
-		memset(r, 0, sizeof(*r));
-		return DOCA_ERROR_NO_MEMORY;
-	}
+	r->frames = frames;
+	r->lens = lens;
 	r->depth = depth;
 	return DOCA_SUCCESS;
 }
@@ -109,6 +113,7 @@ doca_error_t nic_port_start(uint16_t id)
 	if (err != DOCA_SUCCESS) {
 		ring_resize(&c->ring[0], 0);
 		pthread_mutex_unlock(&c->lock);
+		CORE_LOG_ERR("port %u: out of memory (capture rings of %u frames)", id, CAPTURE_DEFAULT_DEPTH);
 		return err;
 	}
 	update_capture_on(id);

@@ -253,6 +253,9 @@ static doca_error_t load_pcap(struct source *s)
 			      s->port, s->cfg.path, (unsigned long long)skipped, NIC_MAX_FRAME);
 	status = DOCA_SUCCESS;
 out:
+	if (status == DOCA_ERROR_NO_MEMORY)
+		CORE_LOG_ERR("FLOWDPA_PORT%u_RX: '%s': out of memory after %llu frames", s->port, s->cfg.path,
+			     (unsigned long long)s->nframes);
 	/* What was read stays in s either way: the caller frees it (source_free) on failure. */
 	pcap_close(pc);
 	return status;
@@ -448,10 +451,14 @@ doca_error_t nic_traffic_attach(uint16_t port, nic_traffic_unprocessed_fn unproc
 	memset(&s->cfg, 0, sizeof(s->cfg));
 	s->cfg = *rx;
 	s->port = port;
-	if (rx->kind == CORE_TRAFFIC_PCAP)
-		err = load_pcap(s);
-	else
+	if (rx->kind == CORE_TRAFFIC_PCAP) {
+		err = load_pcap(s); /* says why it failed */
+	} else {
 		err = nic_gen_create(rx->flows ? rx->flows : 1, rx->zipf, rx->seed, &s->gen);
+		if (err != DOCA_SUCCESS) /* the configuration was checked: memory */
+			CORE_LOG_ERR("FLOWDPA_PORT%u_RX: cannot set up the generator: %s", port,
+				     doca_error_get_descr(err));
+	}
 	if (err != DOCA_SUCCESS)
 		goto fail;
 	s->unprocessed = unprocessed;

@@ -85,10 +85,12 @@ struct pv_port {
 	uint32_t size[PV_QUEUE_TYPES];
 	struct pv_queue *queues[PV_QUEUE_TYPES]; /* nr[type] each */
 	uint64_t rings_dev[PV_QUEUE_TYPES];	 /* device arrays of ring pointers */
+	struct pv_retired *spare; /* the records retiring these queues takes, reserved at create */
 };
 
 /* Rings (and host queue arrays) of destroyed queues: kept (DESTROYED) until ctx destroy,
- * so a late DPA call or doorbell reads live memory. */
+ * so a late DPA call or doorbell reads live memory. Allocated with the queues, so that
+ * destroying them cannot fail for want of memory. */
 struct pv_retired {
 	uint64_t dev_ptr; /* or 0 */
 	void *host;	  /* or NULL */

@@ -43,12 +43,10 @@ doca_error_t pv_ctx_check(const struct doca_flow_dpa_ctx *ctx, const char *who)
 
 static doca_error_t ctx_block_create(struct doca_flow_dpa_ctx *ctx)
 {
-	doca_error_t err = dpa_heap_alloc(ctx->process, sizeof(struct pv_dev_ctx), &ctx->block_dev);
-	if (err != DOCA_SUCCESS) {
-		CORE_LOG_ERR("doca_flow_dpa_init: no device memory for the context (%zu bytes): %s",
-			     sizeof(struct pv_dev_ctx), doca_error_get_name(err));
+	/* Says why it failed, naming the call: nothing to add. */
+	doca_error_t err = dpa_heap_alloc(ctx->process, sizeof(struct pv_dev_ctx), &ctx->block_dev, "doca_flow_dpa_init");
+	if (err != DOCA_SUCCESS)
 		return err;
-	}
 	ctx->block = dpa_heap_ptr(ctx->process, ctx->block_dev, sizeof(struct pv_dev_ctx));
 	memset(ctx->block, 0, sizeof(*ctx->block));
 	ctx->block->magic = PV_DEV_CTX_MAGIC;

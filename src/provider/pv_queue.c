@@ -64,7 +64,7 @@ static doca_error_t ring_create(struct doca_flow_dpa_ctx *ctx, uint16_t port_id,
 {
 	uint64_t dev;
 	size_t bytes = ring_bytes(type, size);
-	doca_error_t err = dpa_heap_alloc(ctx->process, bytes, &dev);
+	doca_error_t err = dpa_heap_alloc(ctx->process, bytes, &dev, "doca_flow_dpa_queues_create");
 	if (err != DOCA_SUCCESS)
 		return err;
 	struct pv_ring *r = dpa_heap_ptr(ctx->process, dev, bytes);
@@ -84,6 +84,36 @@ static doca_error_t ring_create(struct doca_flow_dpa_ctx *ctx, uint16_t port_id,
 	return DOCA_SUCCESS;
 }
 
+/* One of the retire records queue creation reserved (NULL only if it reserved too few). */
+static struct pv_retired *spare_take(struct pv_port *pp)
+{
+	struct pv_retired *rt = pp->spare;
+	if (rt) {
+		pp->spare = rt->next;
+		rt->next = NULL;
+	}
+	return rt;
+}
+
+static void spare_free(struct pv_port *pp)
+{
+	for (struct pv_retired *rt; (rt = spare_take(pp)) != NULL;)
+		free(rt);
+}
+
+/* Reserve n retire records on pp. */
+static doca_error_t spare_reserve(struct pv_port *pp, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		struct pv_retired *rt = core_calloc(1, sizeof(*rt));
+		if (rt == NULL)
+			return DOCA_ERROR_NO_MEMORY;
+		rt->next = pp->spare;
+		pp->spare = rt;
+	}
+	return DOCA_SUCCESS;
+}
+
 /* Retire the rings of one type (they stay readable, DESTROYED, until ctx destroy). */
 static void type_retire(struct doca_flow_dpa_ctx *ctx, struct pv_port *pp, uint32_t t)
 {
@@ -96,7 +126,7 @@ static void type_retire(struct doca_flow_dpa_ctx *ctx, struct pv_port *pp, uint3
 		q->ring->host = NULL;
 		pthread_mutex_unlock(&q->exec_lock);
 		pthread_mutex_destroy(&q->exec_lock);
-		struct pv_retired *rt = core_calloc(1, sizeof(*rt));
+		struct pv_retired *rt = spare_take(pp);
 		if (rt) {
 			rt->dev_ptr = (uint64_t)(uintptr_t)q->ring;
 			rt->next = ctx->retired;
@@ -114,7 +144,7 @@ static void port_queues_release(struct doca_flow_dpa_ctx *ctx, struct pv_port *p
 			continue;
 		type_retire(ctx, pp, t);
 		/* A doorbell racing the destroy may still read its queue: kept until ctx destroy. */
-		struct pv_retired *rt = core_calloc(1, sizeof(*rt));
+		struct pv_retired *rt = spare_take(pp);
 		if (rt) {
 			rt->host = pp->queues[t];
 			rt->next = ctx->retired;
@@ -134,12 +164,16 @@ static doca_error_t type_create(struct doca_flow_dpa_ctx *ctx, uint16_t port_id,
 				const struct doca_flow_dpa_queue_cfg *c)
 {
 	uint32_t t = c->type;
+	/* Retiring takes one record per ring, one for the host array, one for the device one. */
+	if (spare_reserve(pp, c->nr_queues + 2) != DOCA_SUCCESS)
+		return CORE_LOG_NOMEM("doca_flow_dpa_queues_create", "the queues' retire records");
 	pp->queues[t] = core_calloc(c->nr_queues, sizeof(struct pv_queue));
 	if (pp->queues[t] == NULL)
-		return DOCA_ERROR_NO_MEMORY;
+		return CORE_LOG_NOMEM("doca_flow_dpa_queues_create", "the queues");
 	pp->nr[t] = c->nr_queues;
 	pp->size[t] = c->queue_size;
-	doca_error_t err = dpa_heap_alloc(ctx->process, c->nr_queues * sizeof(struct pv_ring *), &pp->rings_dev[t]);
+	doca_error_t err = dpa_heap_alloc(ctx->process, c->nr_queues * sizeof(struct pv_ring *), &pp->rings_dev[t],
+					  "doca_flow_dpa_queues_create");
 	if (err != DOCA_SUCCESS)
 		return err;
 	struct pv_ring **arr = dpa_heap_ptr(ctx->process, pp->rings_dev[t], c->nr_queues * sizeof(struct pv_ring *));
@@ -176,7 +210,7 @@ static void port_free_arrays(struct doca_flow_dpa_ctx *ctx, struct pv_port *pp)
 	for (uint32_t t = 0; t < PV_QUEUE_TYPES; t++)
 		if (pp->rings_dev[t]) {
 			/* Kept with the retired rings: the device may still read the array. */
-			struct pv_retired *rt = core_calloc(1, sizeof(*rt));
+			struct pv_retired *rt = spare_take(pp);
 			if (rt) {
 				rt->dev_ptr = pp->rings_dev[t];
 				rt->next = ctx->retired;
@@ -219,9 +253,10 @@ doca_error_t doca_flow_dpa_queues_create(struct doca_flow_dpa_ctx *ctx, struct d
 				pv_engine_unregister(&pp->queues[t][i]);
 		port_queues_release(ctx, pp);
 		port_free_arrays(ctx, pp);
+		spare_free(pp);
 		memset(pp, 0, sizeof(*pp));
 		pthread_mutex_unlock(&ctx->lock);
-		CORE_LOG_ERR("%s: port %u: no memory for the queues: %s", __func__, port_id, doca_error_get_name(err));
+		/* Each failure said what it was, once (the heap, an allocation, the engine). */
 		return err == DOCA_ERROR_NO_MEMORY ? err : DOCA_ERROR_NO_MEMORY;
 	}
 	pp->port = port;
@@ -271,6 +306,7 @@ doca_error_t doca_flow_dpa_queues_destroy(struct doca_flow_dpa_ctx *ctx, struct 
 		}
 	port_queues_release(ctx, pp);
 	port_free_arrays(ctx, pp);
+	spare_free(pp);
 	memset(pp, 0, sizeof(*pp));
 	pthread_mutex_unlock(&ctx->lock);
 	CORE_LOG_TRC("%s: ctx %u port %u", __func__, ctx->id, port_id);

@@ -358,7 +358,7 @@ static void test_handles_and_process(void **state)
 
 	uint64_t dev_ptr = 0, v = 5, back = 0;
 
-	assert_int_equal(dpa_heap_alloc(p, 8, &dev_ptr), DOCA_SUCCESS);
+	assert_int_equal(dpa_heap_alloc(p, 8, &dev_ptr, "test_caller"), DOCA_SUCCESS);
 	assert_int_equal(dpa_heap_h2d(p, dev_ptr, &v, 8), DOCA_SUCCESS);
 	assert_int_equal(dpa_heap_d2h(p, &back, dev_ptr, 8), DOCA_SUCCESS);
 	assert_int_equal(back, 5);
