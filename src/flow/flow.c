@@ -590,6 +590,7 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 		CORE_LOG_ERR("%s: the port cfg has no port id (doca_flow_port_cfg_set_port_id)", __func__);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	nic_traffic_start_tried(cfg->port_id);
 	/* devargs naming a device stand for set_dev when neither handle is set. */
 	bool as_dev = cfg->has_dev || (cfg->devargs_dev && !cfg->has_dev_rep);
 	if (as_dev == cfg->has_dev_rep) {

@@ -463,6 +463,9 @@ uint32_t nic_capture_count(uint16_t port_id, enum nic_capture_queue q);
  * opened (logged with the path and the reason).
  */
 typedef void (*nic_traffic_unprocessed_fn)(void *ctx, uint16_t port_id);
+/* The program tried to start the port (a failure was logged by that call): its source
+ * is not reported as "port never started" at shutdown. */
+void nic_traffic_start_tried(uint16_t port_id);
 /* unprocessed(ctx, port), when not NULL, is called from the source's thread when it starts
  * on the 1 s fallback (entries_process never returned idle): the flow layer names what
  * is still queued. It must not wait for the port's stop. */

@@ -44,6 +44,8 @@ struct source {
 	uint64_t total;
 	/* Attached since the last nic_traffic_shutdown (under lock). */
 	bool attached_once;
+	/* Its port's start was tried since then: a start that failed said why itself. */
+	bool start_tried;
 	/* Told when the source starts on the 1 s fallback (nic_traffic_attach). */
 	nic_traffic_unprocessed_fn unprocessed;
 	void *unprocessed_ctx;
@@ -602,7 +604,7 @@ static void report_never_started(void)
 	const struct core_config *cfg = core_config_get();
 	for (uint16_t i = 0; cfg && session && i < NIC_MAX_PORTS; i++) {
 		const struct core_traffic_src *rx = &cfg->port_rx[i];
-		if (rx->kind == CORE_TRAFFIC_NONE || sources[i].attached_once)
+		if (rx->kind == CORE_TRAFFIC_NONE || sources[i].attached_once || sources[i].start_tried)
 			continue;
 		uint64_t per_loop = rx->kind == CORE_TRAFFIC_PCAP ? pcap_frames(rx->path) : rx->pkts;
 		uint64_t total = per_loop == UINT64_MAX ? UINT64_MAX : per_loop * (rx->loop ? rx->loop : 1);
@@ -616,7 +618,14 @@ void nic_traffic_shutdown(void)
 	pthread_mutex_lock(&lock);
 	session = false;
 	for (int i = 0; i < NIC_MAX_PORTS; i++)
-		sources[i].attached_once = false;
+		sources[i].attached_once = sources[i].start_tried = false;
+	pthread_mutex_unlock(&lock);
+}
+
+void nic_traffic_start_tried(uint16_t port_id)
+{
+	pthread_mutex_lock(&lock);
+	sources[port_id].start_tried = true;
 	pthread_mutex_unlock(&lock);
 }
 
