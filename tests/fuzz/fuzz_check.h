@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include <doca_error.h>
+#include <doca_log.h>
 
 #define FUZZ_CHECK(cond, ...)                                                                 \
 	do {                                                                                  \
@@ -30,6 +31,14 @@
 		FUZZ_CHECK(got_ == want_, "%s returned %s, the model expects %s", (what),     \
 			   doca_error_get_name(got_), doca_error_get_name(want_));            \
 	} while (0)
+
+/* flowdpa's own log lines cost more than most inputs: off, unless
+ * FLOWDPA_TEST_FUZZ_LOG is set (to see why a regression input fails). */
+static inline void fuzz_quiet_logs(void)
+{
+	if (getenv("FLOWDPA_TEST_FUZZ_LOG") == NULL)
+		(void)doca_log_level_set_global_sdk_limit(DOCA_LOG_LEVEL_DISABLE);
+}
 
 /* The input as a stream of bytes; past its end every read is 0. */
 struct fuzz_in {

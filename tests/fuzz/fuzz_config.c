@@ -44,6 +44,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
+	fuzz_quiet_logs();
 	if (mkdtemp(dir) == NULL) {
 		perror("mkdtemp");
 		abort();

@@ -53,6 +53,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
+	fuzz_quiet_logs();
 	FUZZ_CHECK(mkdtemp(dir) != NULL, "mkdtemp");
 	snprintf(pcap_path, sizeof(pcap_path), "%s/in.pcap", dir);
 	snprintf(rx, sizeof(rx), "pcap:%s", pcap_path);

@@ -4,6 +4,7 @@ OUTDIR/<harness>/ (the build tree; nothing binary is committed): valid and near-
 inputs that reach each parser's branches, so that libFuzzer starts from real shapes and
 the regression runners of `make test` run them too. STAMP is touched when done."""
 import os
+import random
 import struct
 import sys
 
@@ -117,7 +118,22 @@ def corpus_config():
     }
 
 
-HARNESSES = {"config": corpus_config, "pcap": corpus_pcap}
+def corpus_random(name, count=24, size=400):
+    """Byte-programmed harnesses (pipeline, flow_api, provider): every byte picks a
+    choice, so fixed pseudo-random programs (seeded by the harness's name) are good
+    starting points; all-zero and counting inputs take the first branch everywhere."""
+    rng = random.Random(name)
+    seeds = {"zeros": b"\x00" * size, "count": bytes(range(256)) * 2}
+    for i in range(count):
+        seeds["random%02d" % i] = bytes(rng.randrange(256) for _ in range(rng.randrange(16, size)))
+    return seeds
+
+
+HARNESSES = {
+    "config": corpus_config,
+    "pcap": corpus_pcap,
+    "pipeline": lambda: corpus_random("pipeline"),
+}
 
 
 def main():
