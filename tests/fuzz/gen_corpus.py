@@ -133,6 +133,7 @@ HARNESSES = {
     "config": corpus_config,
     "pcap": corpus_pcap,
     "pipeline": lambda: corpus_random("pipeline"),
+    "flow_api": lambda: corpus_random("flow_api"),
 }
 
 
