@@ -134,6 +134,7 @@ HARNESSES = {
     "pcap": corpus_pcap,
     "pipeline": lambda: corpus_random("pipeline"),
     "flow_api": lambda: corpus_random("flow_api"),
+    "provider": lambda: corpus_random("provider"),
 }
 
 
