@@ -8,7 +8,9 @@
  * Checks: no crash or sanitizer report; pipe creation and entry adds either succeed or
  * are refused with a documented code; every injected frame of 14..FLOWDPA_MAX_FRAME
  * bytes is accepted, a shorter one refused with INVALID_VALUE; every frame that left a
- * port has the length of an injected frame (no supported action changes a length);
+ * port has the length of an injected frame (no supported action changes a length) and,
+ * if it is one of the built frames (their source MAC), valid IPv4 and L4 checksums
+ * after every rewrite;
  * packets are conserved: port 0's rx = tx (both ports) + host + drops, and, without a
  * FLOODING pipe, each pipe's entry counters plus its miss counter equal the packets
  * that reached it (the root: every rx; a later pipe: what earlier entries and misses
@@ -331,6 +333,61 @@ static void add_entries(struct fuzz_in *in, struct pipe_plan *plans, int i, int 
 	}
 }
 
+static const uint8_t template_src[6] = {2, 0, 0, 0, 1, 0};
+
+static uint32_t sum16(uint32_t s, const uint8_t *p, uint32_t n)
+{
+	for (uint32_t i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)p[i] << 8 | p[i + 1];
+	if (n & 1)
+		s += (uint32_t)p[n - 1] << 8;
+	return s;
+}
+
+static uint16_t fold(uint32_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+/* The one's-complement sum of the L4 segment with its pseudo-header (0xffff: valid). */
+static uint16_t l4_sum(const uint8_t *f, uint32_t len, bool v6)
+{
+	const uint8_t *ip = f + 14;
+	uint32_t l3 = v6 ? 40 : 20, seg = len - 14 - l3;
+	uint32_t s = v6 ? sum16(0, ip + 8, 32) : sum16(0, ip + 12, 8);
+
+	s += (v6 ? ip[6] : ip[9]) + seg;
+	return fold(sum16(s, ip + l3, seg));
+}
+
+/*
+ * A frame built by build_frame (valid checksums, or a UDP/IPv4 one without any) as it
+ * left a port: every rewrite must have kept its IPv4 header checksum and its L4 checksum
+ * valid (RFC 1624), and a UDP/IPv4 checksum of 0 ("none") must stay 0. Fragments carry
+ * a checksum over the whole datagram: only their IPv4 header is checked.
+ */
+static void check_checksums(const uint8_t *f, uint32_t len)
+{
+	bool v6 = f[12] == 0x86 && f[13] == 0xdd;
+
+	if (!v6) {
+		FUZZ_CHECK(fold(sum16(0, f + 14, 20)) == 0xffff, "an IPv4 frame of %u bytes left with a bad header checksum",
+			   len);
+		if (f[14 + 6] & 0x3f)
+			return;
+	}
+	bool udp = (v6 ? f[14 + 6] : f[14 + 9]) == 17;
+	const uint8_t *l4 = f + 14 + (v6 ? 40 : 20);
+	uint16_t stored = (uint16_t)(l4[udp ? 6 : 16] << 8 | l4[udp ? 7 : 17]);
+
+	if (udp && !v6 && stored == 0)
+		return;
+	FUZZ_CHECK(l4_sum(f, len, v6) == 0xffff, "a %s/%s frame of %u bytes left with a bad L4 checksum 0x%04x",
+		   udp ? "UDP" : "TCP", v6 ? "IPv6" : "IPv4", len, stored);
+}
+
 static uint32_t build_frame(struct fuzz_in *in, uint8_t *f)
 {
 	uint8_t kind = fuzz_u8(in), a = fuzz_u8(in), b = fuzz_u8(in);
@@ -340,6 +397,9 @@ static uint32_t build_frame(struct fuzz_in *in, uint8_t *f)
 		len = fuzz_u8(in) % 96;
 		for (uint32_t i = 0; i < len; i++)
 			f[i] = fuzz_u8(in);
+		/* Never the built frames' source MAC (no action rewrites it): that tells them apart. */
+		if (len >= 12 && memcmp(f + 6, template_src, 6) == 0)
+			f[11] ^= 1;
 		return len;
 	}
 	bool tcp = kind % 4 == 1, v6 = kind % 4 == 2;
@@ -348,7 +408,7 @@ static uint32_t build_frame(struct fuzz_in *in, uint8_t *f)
 	len = 14 + l3 + l4 + (kind >> 4);
 	memset(f, 0, len);
 	memcpy(f, (uint8_t[6]){2, 0, 0, 0, 0, a & 3}, 6);
-	memcpy(f + 6, (uint8_t[6]){2, 0, 0, 0, 1, 0}, 6);
+	memcpy(f + 6, template_src, 6);
 	f[12] = v6 ? 0x86 : 0x08;
 	f[13] = v6 ? 0xdd : 0x00;
 	uint8_t *ip = f + 14, *l4p = ip + l3;
@@ -379,6 +439,19 @@ static uint32_t build_frame(struct fuzz_in *in, uint8_t *f)
 			ip[9] = 6;
 	} else {
 		l4p[4] = (uint8_t)((l4 + (kind >> 4)) >> 8), l4p[5] = (uint8_t)(l4 + (kind >> 4));
+	}
+	if (!v6) {
+		uint16_t c = (uint16_t)~fold(sum16(0, ip, 20));
+		ip[10] = (uint8_t)(c >> 8), ip[11] = (uint8_t)c;
+	}
+	/* UDP over IPv4 may have no checksum (0); everything else gets a valid one. */
+	if (tcp || v6 || !(kind & 4)) {
+		uint32_t off = tcp ? 16 : 6;
+		uint16_t c = (uint16_t)~l4_sum(f, len, v6);
+
+		if (!tcp && c == 0)
+			c = 0xffff;
+		l4p[off] = (uint8_t)(c >> 8), l4p[off + 1] = (uint8_t)c;
 	}
 	return len;
 }
@@ -442,9 +515,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint8_t buf[FLOWDPA_MAX_FRAME];
 		uint32_t len;
 
-		while (flowdpa_port_capture_pop(p, buf, sizeof(buf), &len) == DOCA_SUCCESS)
+		while (flowdpa_port_capture_pop(p, buf, sizeof(buf), &len) == DOCA_SUCCESS) {
 			FUZZ_CHECK(len < sizeof(buf) && (lens_seen[len / 32] >> (len % 32) & 1),
 				   "port %u sent a frame of %u bytes, no injected frame had that length", p, len);
+			if (len >= 14 && memcmp(buf + 6, template_src, 6) == 0)
+				check_checksums(buf, len);
+		}
 		while (flowdpa_host_capture_pop(p, buf, sizeof(buf), &len) == DOCA_SUCCESS)
 			FUZZ_CHECK(len < sizeof(buf) && (lens_seen[len / 32] >> (len % 32) & 1),
 				   "port %u host queue got a frame of %u bytes, no injected frame had that length", p, len);
