@@ -1,7 +1,7 @@
 /*
  * fuzz_flow_api.c - fuzzes the DOCA Flow API as a call sequence: each input byte picks a
- * call (port start/stop, pipe create/destroy/flush, BASIC/CONTROL/HASH entry add,
- * remove, entries_process, queries, port_pair) and its handles among NULL, live,
+ * call (port start/stop, pipe create/destroy/flush, update_miss, BASIC/CONTROL/HASH
+ * entry add, update, remove, entries_process, queries, port_pair) and its handles among NULL, live,
  * destroyed (stopped ports, destroyed pipes: flowdpa keeps both allocated and refuses
  * them until doca_flow_destroy, docs/flow.md), wrong-object (a pipe passed as a port,
  * ...: every handle starts with a magic) and cross-port ones (fwd to another port's
@@ -37,7 +37,7 @@
 #define MAX_CALLS 64
 
 enum hstate { H_NONE, H_LIVE, H_DEAD };
-enum okind { OP_ADD, OP_DEL };
+enum okind { OP_ADD, OP_UPD, OP_DEL };
 
 struct mport {
 	struct doca_flow_port *h;
@@ -303,6 +303,10 @@ static int model_process(int port, int q, uint32_t budget, struct cb_rec *want)
 			e->status = fail ? DOCA_FLOW_ENTRY_STATUS_ERROR : DOCA_FLOW_ENTRY_STATUS_SUCCESS;
 			e->in_nic = !fail;
 			want[n++] = (struct cb_rec){e->id, e->status, DOCA_FLOW_ENTRY_OP_ADD};
+		} else if (op.kind == OP_UPD) {
+			/* An entry whose add failed is not in the NIC: its update fails too. */
+			e->status = e->in_nic ? DOCA_FLOW_ENTRY_STATUS_SUCCESS : DOCA_FLOW_ENTRY_STATUS_ERROR;
+			want[n++] = (struct cb_rec){e->id, e->status, DOCA_FLOW_ENTRY_OP_UPD};
 		} else {
 			want[n++] = (struct cb_rec){e->id, DOCA_FLOW_ENTRY_STATUS_SUCCESS, DOCA_FLOW_ENTRY_OP_DEL};
 			e->used = false; /* freed after its DEL callback */
@@ -480,10 +484,32 @@ static void call_pipe_destroy(struct fuzz_in *in)
 		model_pipe_dead(slot);
 }
 
+/* The entry fwd the pipe's per-entry rule asks for (or a wrong one), and what it makes. */
+static doca_error_t entry_fwd_want(int slot, uint8_t fb, struct doca_flow_fwd *fwd, bool *give)
+{
+	enum pick fk = PICK_NULL;
+	int fslot;
+
+	*give = fb % 4 != 0;
+	if (fb % 4 == 1)
+		*fwd = (struct doca_flow_fwd){.type = DOCA_FLOW_FWD_PORT, .port_id = (fb & 4) ? 17 : (fb >> 3) & 1};
+	else
+		*fwd = (struct doca_flow_fwd){.type = DOCA_FLOW_FWD_PIPE, .next_pipe = pick_pipe(fb >> 2, &fk, &fslot)};
+	if (m.pipes[slot].per_entry == DOCA_FLOW_FWD_NONE && m.pipes[slot].type != DOCA_FLOW_PIPE_CONTROL)
+		return DOCA_SUCCESS; /* the pipe fixes the fwd: the entry's is ignored */
+	if (!*give)
+		return m.pipes[slot].type == DOCA_FLOW_PIPE_CONTROL ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
+	if (m.pipes[slot].type != DOCA_FLOW_PIPE_CONTROL && fwd->type != m.pipes[slot].per_entry)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (fwd->type == DOCA_FLOW_FWD_PORT)
+		return fwd->port_id >= 16 ? DOCA_ERROR_INVALID_VALUE : DOCA_SUCCESS;
+	return fk == PICK_LIVE ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
+}
+
 static void call_add_entry(struct fuzz_in *in)
 {
-	enum pick k, fk = PICK_NULL;
-	int slot, fslot, es = -1;
+	enum pick k;
+	int slot, es = -1;
 	uint8_t api = fuzz_u8(in), qb = fuzz_u8(in), key = fuzz_u8(in) % 6, fb = fuzz_u8(in);
 	struct doca_flow_pipe *p = pick_pipe(fuzz_u8(in), &k, &slot);
 	uint16_t q = qb % 5 == 4 ? NR_QUEUES : (uint16_t)(qb % NR_QUEUES);
@@ -503,13 +529,7 @@ static void call_add_entry(struct fuzz_in *in)
 	memset(&match, 0, sizeof(match));
 	match.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
 	match.outer.udp.l4_port.dst_port = DOCA_HTOBE16(1000 + key);
-	/* The entry fwd: none, a port (17 is out of range), a pipe (any handle). */
-	bool give_fwd = fb % 4 != 0;
-	if (fb % 4 == 1)
-		fwd = (struct doca_flow_fwd){.type = DOCA_FLOW_FWD_PORT, .port_id = (fb & 4) ? 17 : (fb >> 3) & 1};
-	else
-		fwd = (struct doca_flow_fwd){.type = DOCA_FLOW_FWD_PIPE, .next_pipe = pick_pipe(fb >> 2, &fk, &fslot)};
-
+	bool give_fwd = false;
 	if (k != PICK_LIVE)
 		want = DOCA_ERROR_INVALID_VALUE;
 	else if (q >= NR_QUEUES)
@@ -518,17 +538,8 @@ static void call_add_entry(struct fuzz_in *in)
 		want = DOCA_ERROR_INVALID_VALUE;
 	else if (want_type == DOCA_FLOW_PIPE_HASH && key >= PIPE_SIZE)
 		want = DOCA_ERROR_INVALID_VALUE;
-	else if (m.pipes[slot].per_entry != DOCA_FLOW_FWD_NONE || want_type == DOCA_FLOW_PIPE_CONTROL) {
-		/* Per-entry fwd: needed (except CONTROL), of the pipe's type, valid. */
-		if (!give_fwd)
-			want = want_type == DOCA_FLOW_PIPE_CONTROL ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
-		else if (want_type != DOCA_FLOW_PIPE_CONTROL && fwd.type != m.pipes[slot].per_entry)
-			want = DOCA_ERROR_INVALID_VALUE;
-		else if (fwd.type == DOCA_FLOW_FWD_PORT)
-			want = fwd.port_id >= 16 ? DOCA_ERROR_INVALID_VALUE : DOCA_SUCCESS;
-		else
-			want = fk == PICK_LIVE ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
-	}
+	else
+		want = entry_fwd_want(slot, fb, &fwd, &give_fwd);
 	uintptr_t id = ++m.next_id;
 	const struct doca_flow_fwd *efwd = give_fwd ? &fwd : NULL;
 	switch (want_type) {
@@ -579,6 +590,71 @@ static void call_remove_entry(struct fuzz_in *in)
 	me->del_queued = true;
 	me->pending++;
 	me->queue = q;
+}
+
+/* basic_update_entry (BASIC and HASH entries), with the entry's pipe or another one. */
+static void call_update_entry(struct fuzz_in *in)
+{
+	enum pick ke, kp;
+	int es, ps;
+	uint8_t qb = fuzz_u8(in), pb = fuzz_u8(in), fb = fuzz_u8(in);
+	struct doca_flow_pipe_entry *e = pick_entry(fuzz_u8(in), &ke, &es);
+	struct doca_flow_pipe *p;
+	uint16_t q = qb % 5 == 4 ? NR_QUEUES : (uint16_t)(qb % NR_QUEUES);
+	struct doca_flow_fwd fwd;
+	bool give;
+
+	if (ke == PICK_LIVE && (pb & 1)) {
+		ps = m.entries[es].pipe;
+		kp = PICK_LIVE;
+		p = m.pipes[ps].h;
+	} else {
+		p = pick_pipe(pb >> 1, &kp, &ps);
+	}
+	doca_error_t want = DOCA_SUCCESS;
+	if (kp != PICK_LIVE || q >= NR_QUEUES || ke != PICK_LIVE)
+		want = DOCA_ERROR_INVALID_VALUE;
+	else if (m.entries[es].pipe != ps)
+		want = DOCA_ERROR_INVALID_VALUE; /* the entry is another pipe's */
+	else if (m.pipes[ps].type == DOCA_FLOW_PIPE_CONTROL)
+		want = DOCA_ERROR_INVALID_VALUE;
+	else if (m.entries[es].del_queued)
+		want = DOCA_ERROR_BAD_STATE;
+	doca_error_t fwd_want = kp == PICK_LIVE ? entry_fwd_want(ps, fb, &fwd, &give) : DOCA_SUCCESS;
+	if (kp != PICK_LIVE)
+		give = false;
+	if (want == DOCA_SUCCESS)
+		want = fwd_want;
+	if (want == DOCA_SUCCESS && m.entries[es].pending > 0 && m.entries[es].queue != q)
+		want = DOCA_ERROR_BAD_STATE;
+	FUZZ_EXPECT(doca_flow_pipe_basic_update_entry(q, p, 0, NULL, NULL, give ? &fwd : NULL, 0, e), want,
+		    "doca_flow_pipe_basic_update_entry");
+	if (want != DOCA_SUCCESS)
+		return;
+	struct mentry *me = &m.entries[es];
+	FUZZ_CHECK(fifo_push(m.pipes[me->pipe].port, q, OP_UPD, es), "model queue full");
+	me->status = DOCA_FLOW_ENTRY_STATUS_IN_PROCESS;
+	me->pending++;
+	me->queue = q;
+}
+
+static void call_update_miss(struct fuzz_in *in)
+{
+	enum pick k;
+	int slot;
+	uint8_t mb = fuzz_u8(in);
+	struct doca_flow_pipe *p = pick_pipe(fuzz_u8(in), &k, &slot);
+	struct doca_flow_fwd miss;
+	doca_error_t want;
+	enum doca_flow_fwd_type unused;
+
+	pick_fwd(mb, true, &miss, &want, &unused);
+	if (mb & 0x80)
+		want = DOCA_SUCCESS; /* NULL: the default miss */
+	if (k != PICK_LIVE)
+		want = DOCA_ERROR_INVALID_VALUE;
+	/* A miss to any live pipe is taken, itself included: the walk's depth limit drops loops. */
+	FUZZ_EXPECT(doca_flow_pipe_update_miss(p, (mb & 0x80) ? NULL : &miss), want, "doca_flow_pipe_update_miss");
 }
 
 static void call_entries_process(struct fuzz_in *in)
@@ -652,7 +728,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&m, 0, sizeof(m));
 	flow_start();
 	for (int c = 0; c < MAX_CALLS && in.n > 0; c++) {
-		switch (fuzz_u8(&in) % 12) {
+		switch (fuzz_u8(&in) % 13) {
 		case 0:
 		case 1:
 			call_port_start(&in);
@@ -680,11 +756,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 10:
 			call_entries_process(&in);
 			break;
-		default:
+		case 11:
 			if (fuzz_u8(&in) & 1)
 				call_query(&in);
 			else
 				call_port_pair(&in);
+			break;
+		default:
+			if (fuzz_u8(&in) & 1)
+				call_update_entry(&in);
+			else
+				call_update_miss(&in);
 		}
 	}
 	doca_flow_destroy();
