@@ -15,7 +15,8 @@
  * allocated, so those are passed.
  *
  * Two provider contexts live across inputs (context ids are never reused, 4096 per
- * program); each input ends by destroying what it created, checking that this works.
+ * program); each input ends by destroying what it created, checking that this works,
+ * and every RECYCLE_RUNS inputs the contexts and DOCA Flow start over.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -41,7 +42,7 @@ extern struct doca_dpa_app *provider_test_app;
 #define MAX_DEAD_PORTS 64
 #define MAX_CALLS 48
 #define PIPE_SIZE 8
-#define RECYCLE_CTX_RUNS 32
+#define RECYCLE_RUNS 128
 #define CTX_BUDGET 3900 /* PV_MAX_CTX (4096) less a margin: inits the harness may still make */
 
 enum pick { PICK_NULL, PICK_LIVE, PICK_DEAD, PICK_WRONG, PICK_OTHER_CTX };
@@ -101,6 +102,18 @@ static struct doca_flow_port *port_start(uint16_t id)
 	return p;
 }
 
+static void flow_start(void)
+{
+	struct doca_flow_cfg *cfg;
+
+	FUZZ_EXPECT(doca_flow_cfg_create(&cfg), DOCA_SUCCESS, "cfg_create");
+	FUZZ_EXPECT(doca_flow_cfg_set_mode_args(cfg, "vnf,hws"), DOCA_SUCCESS, "set_mode_args");
+	FUZZ_EXPECT(doca_flow_init(cfg), DOCA_SUCCESS, "doca_flow_init");
+	doca_flow_cfg_destroy(cfg);
+	for (uint16_t i = 0; i < NR_PORTS; i++)
+		m.ports[i] = port_start(i);
+}
+
 static struct doca_flow_dpa_ctx *ctx_init(void)
 {
 	struct doca_flow_dpa_ctx *c = NULL;
@@ -122,7 +135,6 @@ static void teardown(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct doca_flow_cfg *cfg;
 	struct doca_devinfo **list = NULL;
 	uint32_t n = 0;
 
@@ -132,12 +144,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	/* A small device heap: the leak checks between inputs scan all of it. */
 	setenv("FLOWDPA_DPA_HEAP_SIZE", "16M", 0);
 	FUZZ_EXPECT(core_config_reload(), DOCA_SUCCESS, "core_config_reload");
-	FUZZ_EXPECT(doca_flow_cfg_create(&cfg), DOCA_SUCCESS, "cfg_create");
-	FUZZ_EXPECT(doca_flow_cfg_set_mode_args(cfg, "vnf,hws"), DOCA_SUCCESS, "set_mode_args");
-	FUZZ_EXPECT(doca_flow_init(cfg), DOCA_SUCCESS, "doca_flow_init");
-	doca_flow_cfg_destroy(cfg);
-	for (uint16_t i = 0; i < NR_PORTS; i++)
-		m.ports[i] = port_start(i);
+	flow_start();
 	FUZZ_EXPECT(doca_devinfo_create_list(&list, &n), DOCA_SUCCESS, "devinfo_create_list");
 	FUZZ_CHECK(n > 0, "no device (FLOWDPA_DEVICES)");
 	FUZZ_EXPECT(doca_dev_open(list[0], &dev), DOCA_SUCCESS, "doca_dev_open");
@@ -677,17 +684,23 @@ static void cleanup(void)
 	memset(m.pipes, 0, sizeof(m.pipes));
 	memset(m.res, 0, sizeof(m.res));
 	/*
-	 * doca_flow_dpa_queues_destroy keeps the rings in the device heap until
-	 * doca_flow_dpa_destroy (a DPA thread may still read them, pv_queue.c): a context
-	 * that cycles queues runs out of heap (NO_MEMORY) after enough inputs. Start with
-	 * fresh contexts now and then, while ids last.
+	 * Two things are kept until their owner ends, by design: the rings of
+	 * doca_flow_dpa_queues_destroy stay in the device heap until doca_flow_dpa_destroy (a
+	 * DPA thread may still read them, pv_queue.c), and destroyed pipes and stopped ports
+	 * stay allocated until doca_flow_destroy (docs/flow.md). An input creates both, so
+	 * start over now and then (the contexts while their ids last).
 	 */
 	static unsigned int runs;
-	if (++runs % RECYCLE_CTX_RUNS == 0 && ctx_inits + NR_CTX < CTX_BUDGET)
-		for (int c = 0; c < NR_CTX; c++) {
-			FUZZ_EXPECT(doca_flow_dpa_destroy(m.ctx[c]), DOCA_SUCCESS, "doca_flow_dpa_destroy (recycle)");
-			m.ctx[c] = ctx_init();
-		}
+	if (++runs % RECYCLE_RUNS != 0)
+		return;
+	/* The contexts hold nothing of DOCA Flow any more: it can start over under them. */
+	doca_flow_destroy();
+	flow_start();
+	m.nr_dead = 0;
+	for (int c = 0; c < NR_CTX && ctx_inits + NR_CTX < CTX_BUDGET; c++) {
+		FUZZ_EXPECT(doca_flow_dpa_destroy(m.ctx[c]), DOCA_SUCCESS, "doca_flow_dpa_destroy (recycle)");
+		m.ctx[c] = ctx_init();
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
