@@ -54,16 +54,4 @@ static inline uint8_t fuzz_u8(struct fuzz_in *in)
 	return *in->p++;
 }
 
-static inline uint16_t fuzz_u16(struct fuzz_in *in)
-{
-	uint16_t v = fuzz_u8(in);
-	return (uint16_t)(v | (uint16_t)fuzz_u8(in) << 8);
-}
-
-static inline uint32_t fuzz_u32(struct fuzz_in *in)
-{
-	uint32_t v = fuzz_u16(in);
-	return v | (uint32_t)fuzz_u16(in) << 16;
-}
-
 #endif /* FLOWDPA_FUZZ_CHECK_H_ */

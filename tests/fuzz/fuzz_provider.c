@@ -45,7 +45,7 @@ extern struct doca_dpa_app *provider_test_app;
 #define RECYCLE_RUNS 128
 #define CTX_BUDGET 3900 /* PV_MAX_CTX (4096) less a margin: inits the harness may still make */
 
-enum pick { PICK_NULL, PICK_LIVE, PICK_DEAD, PICK_WRONG, PICK_OTHER_CTX };
+enum pick { PICK_NULL, PICK_LIVE, PICK_DEAD, PICK_WRONG };
 
 struct mpipe {
 	struct doca_flow_pipe *h;
