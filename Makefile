@@ -65,6 +65,13 @@ test-sanitize: deps
 # its executions per second. A crash fails and names the input to keep in
 # tests/fuzz/regress/<harness>/ (docs/fuzzing.md).
 fuzz: deps
+	@# libFuzzer's runtime is a package of its own (libclang-rt-<version>-dev), not a
+	@# dependency of clang's.
+	@printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; return (int)n * 0; }\n' | \
+		clang -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null || { \
+		v=$$(clang -dumpversion | cut -d. -f1); echo "installing: libclang-rt-$$v-dev (libFuzzer)"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libclang-rt-$$v-dev; }
 	@if [ -f $(FUZZ_BUILD)/build.ninja ]; then \
 		meson setup --reconfigure $(FUZZ_BUILD) -Dfuzz_seconds=$(FUZZ_SECONDS) >/dev/null; \
 	else \

@@ -9,6 +9,8 @@
  * fail with IO_FAILED; any other starts, and the port receives exactly the frames of 14
  * to FLOWDPA_MAX_FRAME captured bytes (rx_pkts, rx_bytes) and drops them all; the
  * source finishes within 10 s; the port stops cleanly.
+ *
+ * Played unpaced: a ",rate=" source is issue 15's (a low rate makes port stop hang).
  */
 #include <pcap/pcap.h>
 #include <stdbool.h>
