@@ -1,7 +1,7 @@
 /*
  * fuzz_flow_api.c - fuzzes the DOCA Flow API as a call sequence: each input byte picks a
  * call (port start/stop, pipe create/destroy/flush, update_miss, BASIC/CONTROL/HASH
- * entry add, update, remove, entries_process, queries, port_pair) and its handles among NULL, live,
+ * entry add, update, remove, entries_process, queries, pipe_dump, port_pair) and its handles among NULL, live,
  * destroyed (stopped ports, destroyed pipes: flowdpa keeps both allocated and refuses
  * them until doca_flow_destroy, docs/flow.md), wrong-object (a pipe passed as a port,
  * ...: every handle starts with a magic) and cross-port ones (fwd to another port's
@@ -20,6 +20,8 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <doca_bitfield.h>
@@ -690,6 +692,26 @@ static void call_query(struct fuzz_in *in)
 	struct doca_flow_resource_query q;
 
 	memset(&q, 0, sizeof(q));
+	if (b % 4 == 3) {
+		/* pipe_dump lists every entry object of the pipe: queued, failed and live ones. */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		struct doca_flow_pipe *p = pick_pipe(b >> 2, &k, &slot);
+		int lines = 0, want = 0;
+
+		FUZZ_CHECK(f != NULL, "open_memstream");
+		FUZZ_EXPECT(doca_flow_pipe_dump(p, f), k == PICK_LIVE ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE,
+			    "doca_flow_pipe_dump");
+		fclose(f);
+		for (const char *c = text; c && (c = strstr(c, "\n  entry")) != NULL; c++)
+			lines++;
+		free(text);
+		for (int i = 0; k == PICK_LIVE && i < MAX_ENTRIES; i++)
+			want += m.entries[i].used && m.entries[i].pipe == slot;
+		FUZZ_CHECK(lines == want, "pipe_dump lists %d entries, the model has %d", lines, want);
+		return;
+	}
 	if (b & 1) {
 		struct doca_flow_pipe *p = pick_pipe(b >> 1, &k, &slot);
 
