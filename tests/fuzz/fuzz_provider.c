@@ -1,6 +1,6 @@
 /*
  * fuzz_provider.c - fuzzes the host lifecycle of the DOCA Flow DPA Provider
- * (doca_flow_dpa_*, docs/provider.md, /API-PROVIDER.md) as a call sequence: queues
+ * (doca_flow_dpa_*, docs/provider.md and the API-PROVIDER spec) as a call sequence: queues
  * create/destroy per (ctx, port) with good and bad queue cfgs, pipe export prepare /
  * export / get_device_addr / destroy, external-resource export / get_device_addr /
  * destroy, doca_flow_dpa_destroy and init, interleaved with the Flow calls that end

@@ -129,12 +129,90 @@ def corpus_random(name, count=24, size=400):
     return seeds
 
 
+def programs(prefix, progs):
+    """Hand-written call programs (each a list of byte lists, one per call) as seeds."""
+    return {"%s_%s" % (prefix, name): bytes(b for call in calls for b in call) for name, calls in progs.items()}
+
+
+def corpus_flow_api():
+    """fuzz_flow_api programs: one byte picks the call (op % 13), the next its arguments
+    (see the call_* functions); handles: port 1/2 = id 0/1, 3 = a stopped one, 4 = a pipe;
+    pipe and entry 1 = the first live slot, 0 = NULL, 7 = a wrong object."""
+    ports = [[0, 0], [0, 1]]
+    basic = [4, 0x00, 0x00, 0x80, 1]  # BASIC on port 0, fwd DROP, default miss
+    basic_p1 = [4, 0x00, 0x00, 0x80, 2]
+    hashp = [4, 0x02, 0x00, 0x80, 1]
+    control = [4, 0x01, 0x00, 0x80, 1]
+    add = lambda key, q=0, api=0, fb=0, pipe=1: [7, api, q, key, fb, pipe]
+    remove = lambda q=0, entry=1: [9, q, entry]
+    process = lambda q=0, port=1, budget=0: [10, q, budget, port]
+    progs = {
+        "remove_twice": ports + [basic, add(1), remove(), remove(), process()],
+        "remove_other_queue": ports + [basic, add(1), remove(q=1), process(), remove(q=1), process(q=1)],
+        "duplicate_key": ports + [basic, add(1), add(1), process(), [11, 0, 2], [11, 0, 10]],
+        "full": ports + [basic] + [add(k) for k in range(6)] + [process(), [11, 0, 2]],
+        "hash_index": ports + [hashp, add(0, api=2), add(0, api=2), add(5, api=2), process()],
+        "control": ports + [control, add(1, api=1, fb=1), add(2, api=1), process(), [11, 0, 3]],
+        "wrong_api": ports + [basic, add(1, api=2), add(1, api=1), process()],
+        "stop_then_use": ports + [basic, add(1), [2, 1], process(port=3), [4, 0, 0, 0x80, 3], [2, 3], [0, 0]],
+        "stop_between": ports + [[4, 0xE0, 0, 0x80, 1], [0, 0], basic],
+        "second_root": ports + [[4, 0x10, 0, 0x80, 1], [4, 0x10, 0, 0x80, 1], [6, 1], [4, 0x10, 0, 0x80, 1]],
+        "fwd_to_destroyed": ports + [basic, [6, 1], [4, 0x00, 0x06, 0x80, 1], [4, 0x00, 0x00, 0x06, 1]],
+        "cross_port": ports + [basic_p1, [4, 0x00, 0x06, 0x80, 1], [4, 0x00, 0x00, 0x06, 1], process(port=2)],
+        "per_entry_fwd": ports + [[4, 0x00, 0x81, 0x80, 1], add(1), add(2, fb=1), add(3, fb=5), process()],
+        "update": ports + [basic, add(1), process(), [12, 1, 0, 1, 0, 1], process(), [12, 1, 0, 0, 0, 1],
+                           process(), [12, 1, 1, 1, 0, 1]],
+        "update_miss": ports + [basic, basic, [12, 0, 0x00, 1], [12, 0, 0x06, 1], [12, 0, 0x80, 0]],
+        "wrong_objects": ports + [basic, add(1), [2, 4], remove(entry=7), [6, 7], [11, 0, 14], process()],
+        "other_port_queue": ports + [basic, add(1), process(port=2), [11, 0, 2], process()],
+        "flush": ports + [basic, add(1), [3, 1], [11, 0, 2], process(), basic],
+        "pair": ports + [[11, 0, 1, 2], [2, 2], [11, 0, 1, 3], [11, 0, 0, 1]],
+        "budget": ports + [basic] + [add(k) for k in range(4)] + [process(budget=1), process(budget=2),
+                                                                 remove(), process()],
+    }
+    return programs("prog", progs)
+
+
+def corpus_provider():
+    """fuzz_provider programs: one byte picks the call (op % 14); ctx 1/2 = ctx 0/1, 3 = an
+    export handle as a ctx; port 1/2 = id 0/1, 3 = a stopped one; export 1 = the first
+    live one of the kind, 3 = one of the other kind."""
+    queues = lambda ctx=1, port=1, types=0x07, bad=6: [0, ctx, port, types, bad]
+    hashp = [3, 0x02]
+    prepare = lambda ctx=1, nr=3: [6, ctx, 1, nr]
+    export = lambda ctx=1, e=1: [8, 1, 0, ctx, e]
+    addr = lambda pipe=1, ctx=1: [8, pipe, 1, ctx, 1]
+    destroy = lambda pipe=1, ctx=1: [8, pipe, 2, ctx, 1]
+    progs = {
+        "lifecycle": [queues(), hashp, prepare(), export(), addr(), export(), destroy(), [2, 1, 1], [12, 1]],
+        "resource": [queues(types=0x02), [9, 1, 0x02], [9, 0, 1, 1, 0], [10, 0], addr(pipe=0),
+                     destroy(pipe=0), [10, 0]],
+        "memory_read_only": [queues(types=0x04), [9, 1, 0x00], [9, 0, 1, 1, 1], [9, 0, 1, 1, 0]],
+        "other_ctx": [queues(), queues(ctx=2), hashp, prepare(), export(ctx=2), prepare(ctx=2), destroy(ctx=2)],
+        "port_stop": [queues(), hashp, prepare(), export(), [11, 0], export(), addr(), [2, 1, 3], [2, 1, 1],
+                      queues(), destroy()],
+        "flush": [queues(), hashp, prepare(), [11, 2], export(), [5, 1], destroy()],
+        "destroy_alive": [queues(), [12, 1], hashp, prepare(), [2, 1, 1], [12, 1], destroy(), [12, 1]],
+        "no_queues": [hashp, prepare(), [3, 0x00], queues(types=0x02), prepare(), [9, 1, 0x02], [9, 0, 1, 1, 0]],
+        "not_hash": [queues(), [3, 0x00], prepare(), prepare(nr=0), prepare(nr=1)],
+        "entries_before": [queues(), [3, 0x2A], prepare()],
+        "pipe_destroy_exported": [queues(), hashp, prepare(), [5, 1], export(), [5, 1], destroy(), [5, 1]],
+        "wrong_handles": [queues(), hashp, prepare(), [9, 1, 0x02], queues(ctx=3), [8, 1, 0, 1, 3],
+                          [8, 0, 1, 1, 3], [13, 0], [13, 1]],
+        "twice": [queues(), queues(), hashp, prepare(), prepare(), [9, 1, 0x00], [9, 0, 1, 1, 1],
+                  [9, 0, 1, 1, 1], [9, 0, 1, 4, 1]],
+    }
+    for bad in range(6):
+        progs["queue_cfg_%d" % bad] = [queues(bad=bad), queues(types=0, bad=6)]
+    return programs("prog", progs)
+
+
 HARNESSES = {
     "config": corpus_config,
     "pcap": corpus_pcap,
     "pipeline": lambda: corpus_random("pipeline"),
-    "flow_api": lambda: corpus_random("flow_api"),
-    "provider": lambda: corpus_random("provider"),
+    "flow_api": lambda: {**corpus_random("flow_api"), **corpus_flow_api()},
+    "provider": lambda: {**corpus_random("provider"), **corpus_provider()},
 }
 
 
