@@ -13,8 +13,10 @@ DEBIAN_PKGS := meson ninja-build pkg-config gcc clang binutils python3 libpcap-d
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 CLANG_BUILD ?= build-clang
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build build-clang demo test test-sanitize bench install clean
+.PHONY: all deps build build-clang demo test test-sanitize fuzz bench install clean
 
 all: build
 
@@ -61,6 +63,28 @@ test-sanitize: deps
 	ninja -C $(SAN_BUILD)
 	meson test -C $(SAN_BUILD) --print-errorlogs
 
+# The libFuzzer harnesses of tests/fuzz in their own tree (clang, ASan+UBSan, coverage
+# on the libraries), each for FUZZ_SECONDS; one "fuzz summary:" line per harness with
+# its executions per second. A crash fails and names the input to keep in
+# tests/fuzz/regress/<harness>/ (docs/fuzzing.md).
+fuzz: deps
+	@# libFuzzer's runtime is a package of its own (libclang-rt-<version>-dev), not a
+	@# dependency of clang's.
+	@printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; return (int)n * 0; }\n' | \
+		clang -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null || { \
+		v=$$(clang -dumpversion | cut -d. -f1); echo "installing: libclang-rt-$$v-dev (libFuzzer)"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libclang-rt-$$v-dev; }
+	@if [ -f $(FUZZ_BUILD)/build.ninja ]; then \
+		meson setup --reconfigure $(FUZZ_BUILD) -Dfuzz_seconds=$(FUZZ_SECONDS) >/dev/null; \
+	else \
+		CC=clang meson setup $(FUZZ_BUILD) -Dfuzz=true -Dfuzz_seconds=$(FUZZ_SECONDS) \
+			-Db_sanitize=address,undefined -Db_lundef=false $(MESON_OPTS); \
+	fi
+	ninja -C $(FUZZ_BUILD)
+	@meson test -C $(FUZZ_BUILD) --suite fuzzing --print-errorlogs; rc=$$?; \
+		grep -h "^fuzz summary:" $(FUZZ_BUILD)/meson-logs/testlog.txt; exit $$rc
+
 # Every benchmark and this tree's tools (doca_flow_dpa_perf sweep) next to the peers of
 # ../shared/bench-peers, alternated: bench/results/latest.{json,md,png} (bench/run_all.sh;
 # ROUNDS=N, BENCH_MODE=quick). `meson test -C $(BUILD) --benchmark` still runs the meson
@@ -82,4 +106,4 @@ install: build
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(SAN_BUILD) $(CLANG_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(CLANG_BUILD) $(FUZZ_BUILD)
