@@ -365,8 +365,9 @@ static void call_pipe_create(struct fuzz_in *in)
 	struct doca_flow_pipe_cfg *cfg;
 	struct doca_flow_pipe *p = NULL;
 
+	/* Not a slot whose gone pipe still has exports: they name it by slot. */
 	for (int i = 0; i < MAX_PIPES && slot < 0; i++)
-		if (!m.pipes[i].live)
+		if (!m.pipes[i].live && m.pipes[i].exports == 0)
 			slot = i;
 	if (slot < 0)
 		return;
