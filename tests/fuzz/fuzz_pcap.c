@@ -14,7 +14,7 @@
  * fuzz file takes well under a millisecond). A file of two frames or more whose snaplen
  * is 1 modulo 16 is also played on port 1 at 1 frame/s: its first frame goes at once,
  * then doca_flow_port_stop must interrupt the pacing sleep (under 500 ms; issue 15: it
- * waited for every frame still due, one a second).
+ * slept on to the next frame's due time, or hung at a low rate).
  */
 #include <pcap/pcap.h>
 #include <stdbool.h>
