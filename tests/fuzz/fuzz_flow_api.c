@@ -15,8 +15,11 @@
  * callback, or with their pipe) are never passed again: that would be a use of freed
  * memory the API does not promise to catch.
  *
- * Not driven (issue 15, being fixed): an entry callback that stops the port or calls
- * doca_flow_destroy during doca_flow_entries_process (the callback here only records).
+ * The entry callback may also (the budget byte's high bits choose, and at which callback)
+ * call doca_flow_port_stop on the port being processed (BAD_STATE, nothing changes),
+ * doca_flow_destroy (does nothing) or doca_flow_port_stop on the other, live port (it
+ * stops there and then, as a stop outside a callback would; the processed port's
+ * callbacks go on unchanged), as docs/flow.md "Model" says (issue 15).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -90,6 +93,15 @@ static struct cb_rec {
 } cbs[MAX_OPS * 2];
 static int nr_cbs;
 
+/* What the entry callback does besides recording, once, at its callback number at. */
+enum cb_act { ACT_NONE, ACT_STOP_SELF, ACT_DESTROY, ACT_STOP_OTHER };
+static struct {
+	enum cb_act act;
+	int at;
+	struct doca_flow_port *self, *other;
+	doca_error_t rc;
+} cb_do;
+
 static void entry_cb(struct doca_flow_pipe_entry *entry, uint16_t pipe_queue, enum doca_flow_entry_status status,
 		     enum doca_flow_entry_op op, void *user_ctx)
 {
@@ -97,6 +109,14 @@ static void entry_cb(struct doca_flow_pipe_entry *entry, uint16_t pipe_queue, en
 	(void)pipe_queue;
 	FUZZ_CHECK(nr_cbs < (int)(sizeof(cbs) / sizeof(cbs[0])), "more callbacks than operations queued");
 	cbs[nr_cbs++] = (struct cb_rec){(uintptr_t)user_ctx, status, op};
+	if (cb_do.act == ACT_NONE || nr_cbs != cb_do.at + 1)
+		return;
+	if (cb_do.act == ACT_STOP_SELF)
+		cb_do.rc = doca_flow_port_stop(cb_do.self);
+	else if (cb_do.act == ACT_STOP_OTHER)
+		cb_do.rc = doca_flow_port_stop(cb_do.other);
+	else
+		doca_flow_destroy();
 }
 
 static void flow_start(void)
@@ -663,17 +683,26 @@ static void call_entries_process(struct fuzz_in *in)
 {
 	enum pick k;
 	int id;
-	uint8_t qb = fuzz_u8(in), budget = fuzz_u8(in) % 4;
+	uint8_t qb = fuzz_u8(in), bb = fuzz_u8(in), budget = bb % 4;
 	struct doca_flow_port *p = pick_port(fuzz_u8(in), &k, &id);
 	uint16_t q = qb % 5 == 4 ? NR_QUEUES : (uint16_t)(qb % NR_QUEUES);
 	doca_error_t want = port_expect(k);
 	struct cb_rec want_cbs[MAX_OPS];
-	int n = 0;
+	int n = 0, other = id >= 0 ? 1 - id : -1;
 
 	if (want == DOCA_SUCCESS && q >= NR_QUEUES)
 		want = DOCA_ERROR_INVALID_VALUE;
+	cb_do.act = (enum cb_act)((bb >> 2) % 4);
+	cb_do.at = bb >> 4;
+	cb_do.self = p;
+	cb_do.other = other >= 0 && m.ports[other].st == H_LIVE ? m.ports[other].h : NULL;
+	cb_do.rc = DOCA_ERROR_UNKNOWN;
+	if (cb_do.act == ACT_STOP_OTHER && cb_do.other == NULL)
+		cb_do.act = ACT_NONE;
 	nr_cbs = 0;
 	FUZZ_EXPECT(doca_flow_entries_process(p, q, 0, budget), want, "doca_flow_entries_process");
+	enum cb_act act = cb_do.act;
+	cb_do.act = ACT_NONE;
 	if (want == DOCA_SUCCESS)
 		n = model_process(id, q, budget, want_cbs);
 	FUZZ_CHECK(nr_cbs == n, "entries_process made %d callbacks, the model expects %d", nr_cbs, n);
@@ -682,6 +711,15 @@ static void call_entries_process(struct fuzz_in *in)
 			   "callback %d: entry %lu op %d status %d, the model expects entry %lu op %d status %d", i,
 			   (unsigned long)cbs[i].id, cbs[i].op, cbs[i].st, (unsigned long)want_cbs[i].id, want_cbs[i].op,
 			   want_cbs[i].st);
+	if (n <= cb_do.at)
+		return; /* the callback that would have acted never came */
+	if (act == ACT_STOP_SELF)
+		FUZZ_EXPECT(cb_do.rc, DOCA_ERROR_BAD_STATE, "doca_flow_port_stop of the processed port from its callback");
+	if (act == ACT_STOP_OTHER) {
+		FUZZ_EXPECT(cb_do.rc, DOCA_SUCCESS, "doca_flow_port_stop of the other port from a callback");
+		/* Its pipes and queues are the other port's: the processed port's callbacks did not change. */
+		model_port_stop(other);
+	}
 }
 
 static void call_query(struct fuzz_in *in)

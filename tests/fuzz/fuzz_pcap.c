@@ -10,7 +10,11 @@
  * to FLOWDPA_MAX_FRAME captured bytes (rx_pkts, rx_bytes) and drops them all; the
  * source finishes within 10 s; the port stops cleanly.
  *
- * Played unpaced: a ",rate=" source is issue 15's (a low rate makes port stop hang).
+ * Port 0 plays paced at 1,000,000 frames/s (",rate=": pacing per frame, exact counts, a
+ * fuzz file takes well under a millisecond). A file of two frames or more whose snaplen
+ * is 1 modulo 16 is also played on port 1 at 1 frame/s: its first frame goes at once,
+ * then doca_flow_port_stop must interrupt the pacing sleep (under 500 ms; issue 15: it
+ * slept on to the next frame's due time, or hung at a low rate).
  */
 #include <pcap/pcap.h>
 #include <stdbool.h>
@@ -18,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <core/core.h>
@@ -28,6 +33,7 @@
 
 static char dir[] = "/tmp/flowdpa-fuzz-pcap-XXXXXX";
 static char pcap_path[sizeof(dir) + 16];
+static char slow_rx[sizeof(pcap_path) + 32]; /* port 1's source, configured only for a slow run */
 
 /* A stopped port stays allocated until doca_flow_destroy: start over now and then. */
 #define RUNS_PER_INIT 256
@@ -51,15 +57,16 @@ static void cleanup(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char rx[sizeof(pcap_path) + 8];
+	char rx[sizeof(pcap_path) + 32];
 
 	(void)argc;
 	(void)argv;
 	fuzz_quiet_logs();
 	FUZZ_CHECK(mkdtemp(dir) != NULL, "mkdtemp");
 	snprintf(pcap_path, sizeof(pcap_path), "%s/in.pcap", dir);
-	snprintf(rx, sizeof(rx), "pcap:%s", pcap_path);
+	snprintf(rx, sizeof(rx), "pcap:%s,rate=1000000", pcap_path);
 	setenv("FLOWDPA_PORT0_RX", rx, 1);
+	snprintf(slow_rx, sizeof(slow_rx), "pcap:%s,rate=1", pcap_path);
 	FUZZ_EXPECT(core_config_reload(), DOCA_SUCCESS, "core_config_reload");
 	flow_init();
 	atexit(cleanup);
@@ -67,7 +74,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 struct expect {
-	bool loads;
+	bool loads, slow; /* slow: also played on port 1 at 1 frame/s, stopped early */
 	uint64_t frames, bytes;
 };
 
@@ -91,6 +98,7 @@ static struct expect reference(void)
 			}
 		}
 		x.loads = rc != -1;
+		x.slow = x.loads && x.frames >= 2 && pcap_snapshot(pc) % 16 == 1;
 	}
 	pcap_close(pc);
 	return x;
@@ -114,10 +122,71 @@ static struct doca_flow_pipe *drop_all_root(struct doca_flow_port *port)
 	return p;
 }
 
+static doca_error_t port_start(uint16_t id, struct doca_flow_port **port)
+{
+	struct doca_flow_port_cfg *pc;
+
+	FUZZ_EXPECT(doca_flow_port_cfg_create(&pc), DOCA_SUCCESS, "port_cfg_create");
+	FUZZ_EXPECT(doca_flow_port_cfg_set_port_id(pc, id), DOCA_SUCCESS, "set_port_id");
+	FUZZ_EXPECT(doca_flow_port_cfg_set_dev(pc, NULL), DOCA_SUCCESS, "set_dev");
+	doca_error_t rc = doca_flow_port_start(pc, port);
+	doca_flow_port_cfg_destroy(pc);
+	return rc;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* DOCA Flow again, with (or without) port 1's source: flowdpa_traffic_wait refuses a
+ * configured source whose port never started, so it is there only for a slow run. */
+static void flow_restart(bool slow_source)
+{
+	doca_flow_destroy();
+	if (slow_source)
+		setenv("FLOWDPA_PORT1_RX", slow_rx, 1);
+	else
+		unsetenv("FLOWDPA_PORT1_RX");
+	FUZZ_EXPECT(core_config_reload(), DOCA_SUCCESS, "core_config_reload");
+	flow_init();
+}
+
+/* Port 1 at 1 frame/s: its first frame (sent at once) arrives, then the stop cuts the wait. */
+static void play_slow_and_stop(const struct expect *x)
+{
+	struct doca_flow_port *port = NULL;
+	struct flowdpa_port_stats st;
+	uint64_t t0;
+
+	flow_restart(true);
+	FUZZ_EXPECT(port_start(1, &port), DOCA_SUCCESS, "doca_flow_port_start of port 1");
+	FUZZ_CHECK(drop_all_root(port) != NULL, "no root pipe on port 1");
+	FUZZ_EXPECT(doca_flow_entries_process(port, 0, 0, 0), DOCA_SUCCESS, "entries_process on port 1");
+	t0 = now_ms();
+	do {
+		FUZZ_EXPECT(flowdpa_port_stats_get(1, &st), DOCA_SUCCESS, "port_stats_get(1)");
+		FUZZ_CHECK(now_ms() - t0 < 5000, "port 1 received no frame within 5 s at rate=1");
+		if (st.rx_pkts == 0)
+			usleep(200);
+	} while (st.rx_pkts == 0);
+	t0 = now_ms();
+	FUZZ_EXPECT(doca_flow_port_stop(port), DOCA_SUCCESS, "doca_flow_port_stop of the paced port 1");
+	FUZZ_CHECK(now_ms() - t0 < 500, "doca_flow_port_stop took %llu ms: it waited for the pacing",
+		   (unsigned long long)(now_ms() - t0));
+	FUZZ_EXPECT(flowdpa_port_stats_get(1, &st), DOCA_SUCCESS, "port_stats_get(1)");
+	FUZZ_CHECK(st.rx_pkts >= 1 && st.rx_pkts <= x->frames && st.drops == st.rx_pkts,
+		   "paced port 1: rx %llu drops %llu of %llu frames", (unsigned long long)st.rx_pkts,
+		   (unsigned long long)st.drops, (unsigned long long)x->frames);
+	flow_restart(false);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FILE *f = fopen(pcap_path, "wb");
-	struct doca_flow_port_cfg *pc;
 	struct doca_flow_port *port = NULL;
 	struct flowdpa_port_stats st;
 	static unsigned int runs;
@@ -129,11 +198,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(f != NULL && fwrite(data, 1, size, f) == size && fclose(f) == 0, "cannot write %s", pcap_path);
 	struct expect x = reference();
 
-	FUZZ_EXPECT(doca_flow_port_cfg_create(&pc), DOCA_SUCCESS, "port_cfg_create");
-	FUZZ_EXPECT(doca_flow_port_cfg_set_port_id(pc, 0), DOCA_SUCCESS, "set_port_id");
-	FUZZ_EXPECT(doca_flow_port_cfg_set_dev(pc, NULL), DOCA_SUCCESS, "set_dev");
-	doca_error_t rc = doca_flow_port_start(pc, &port);
-	doca_flow_port_cfg_destroy(pc);
+	doca_error_t rc = port_start(0, &port);
 	if (!x.loads) {
 		FUZZ_EXPECT(rc, DOCA_ERROR_IO_FAILED, "doca_flow_port_start on a file libpcap refuses");
 		return 0;
@@ -153,5 +218,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   "drops %llu tx %llu host %llu for %llu frames", (unsigned long long)st.drops,
 		   (unsigned long long)st.tx_pkts, (unsigned long long)st.host_pkts, (unsigned long long)x.frames);
 	FUZZ_EXPECT(doca_flow_port_stop(port), DOCA_SUCCESS, "doca_flow_port_stop");
+	if (x.slow)
+		play_slow_and_stop(&x);
 	return 0;
 }
