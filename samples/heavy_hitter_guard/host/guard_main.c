@@ -143,33 +143,14 @@ int main(int argc, char **argv)
 		return 1;
 
 	/* DOCA Flow: two ports of the first device. */
-	struct doca_flow_cfg *cfg;
 	struct doca_flow_port *ports[2];
-	TRY(doca_flow_cfg_create(&cfg));
-	TRY(doca_flow_cfg_set_pipe_queues(cfg, 1));
-	TRY(doca_flow_cfg_set_mode_args(cfg, "vnf,hws"));
-	TRY(doca_flow_init(cfg));
-	doca_flow_cfg_destroy(cfg);
-	struct doca_devinfo **list;
-	uint32_t n;
-	struct doca_dev *dev;
-	TRY(doca_devinfo_create_list(&list, &n));
-	TRY(doca_dev_open(list[0], &dev));
-	TRY(doca_devinfo_destroy_list(list));
-	for (uint16_t i = 0; i < 2; i++)
-		ports[i] = sample_start_port(i, dev);
+	struct doca_dev *dev = sample_flow_start(2, ports);
 
 	/* DPA: the app image (built by dpacc from device/), the provider context and the
 	 * queues the kernel posts to: GENERAL (entry disable/enable), RESOURCES_READ
 	 * (counter reads; RESOURCES_WRITE too: a memory export needs both). */
 	struct doca_dpa *dpa;
-	struct flexio_process *proc;
-	struct doca_flow_dpa_ctx *ctx;
-	TRY(doca_dpa_create(dev, &dpa));
-	TRY(doca_dpa_set_app(dpa, heavy_hitter_guard_app));
-	TRY(doca_dpa_start(dpa));
-	TRY(doca_dpa_get_flexio_process(dpa, &proc));
-	TRY(doca_flow_dpa_init(proc, &ctx));
+	struct doca_flow_dpa_ctx *ctx = sample_provider_start(dev, heavy_hitter_guard_app, &dpa);
 	struct doca_flow_dpa_queue_cfg qs[] = {
 		{DOCA_FLOW_DPA_QUEUE_TYPE_GENERAL, GUARD_QUEUE_SIZE, 1},
 		{DOCA_FLOW_DPA_QUEUE_TYPE_RESOURCES_WRITE, 8, 1},

@@ -74,20 +74,7 @@ static uint32_t frame(uint8_t *f)
 
 static void flow_setup(struct app *a)
 {
-	struct doca_flow_cfg *cfg;
-	struct doca_devinfo **list;
-	uint32_t n;
-
-	TRY(doca_flow_cfg_create(&cfg));
-	TRY(doca_flow_cfg_set_pipe_queues(cfg, 1));
-	TRY(doca_flow_cfg_set_mode_args(cfg, "vnf,hws"));
-	TRY(doca_flow_init(cfg));
-	doca_flow_cfg_destroy(cfg);
-	TRY(doca_devinfo_create_list(&list, &n));
-	TRY(doca_dev_open(list[0], &a->dev));
-	TRY(doca_devinfo_destroy_list(list));
-	for (uint16_t i = 0; i < 2; i++)
-		a->ports[i] = sample_start_port(i, a->dev);
+	a->dev = sample_flow_start(2, a->ports);
 
 	/* The index selector: one slot per entry, all ENABLE. */
 	struct doca_flow_external_resource_cfg *rc;
@@ -127,15 +114,10 @@ static void flow_setup(struct app *a)
 
 static void dpa_setup(struct app *a)
 {
-	struct flexio_process *proc;
 	/* Index-selector modifies go through a RESOURCES_WRITE queue. */
 	struct doca_flow_dpa_queue_cfg q = {DOCA_FLOW_DPA_QUEUE_TYPE_RESOURCES_WRITE, 16, 1};
 
-	TRY(doca_dpa_create(a->dev, &a->dpa));
-	TRY(doca_dpa_set_app(a->dpa, index_selector_spray_app));
-	TRY(doca_dpa_start(a->dpa));
-	TRY(doca_dpa_get_flexio_process(a->dpa, &proc));
-	TRY(doca_flow_dpa_init(proc, &a->ctx));
+	a->ctx = sample_provider_start(a->dev, index_selector_spray_app, &a->dpa);
 	TRY(doca_flow_dpa_queues_create(a->ctx, a->ports[0], &q, 1));
 	TRY(doca_flow_dpa_external_resource_export(a->ctx, DOCA_FLOW_EXTERNAL_RESOURCE_TYPE_INDEX_SELECTOR, a->sel,
 						   &a->dpa_sel));

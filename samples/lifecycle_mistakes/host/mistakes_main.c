@@ -126,26 +126,9 @@ static void add_entries(struct app *a, struct doca_flow_pipe *pipe, uint32_t fir
 
 static void setup(struct app *a)
 {
-	struct doca_flow_cfg *cfg;
-	struct doca_devinfo **list;
-	struct flexio_process *proc;
-	uint32_t n;
 
-	TRY(doca_flow_cfg_create(&cfg));
-	TRY(doca_flow_cfg_set_pipe_queues(cfg, 1));
-	TRY(doca_flow_cfg_set_mode_args(cfg, "vnf,hws"));
-	TRY(doca_flow_init(cfg));
-	doca_flow_cfg_destroy(cfg);
-	TRY(doca_devinfo_create_list(&list, &n));
-	TRY(doca_dev_open(list[0], &a->dev));
-	TRY(doca_devinfo_destroy_list(list));
-	for (uint16_t i = 0; i < 2; i++)
-		a->ports[i] = sample_start_port(i, a->dev);
-	TRY(doca_dpa_create(a->dev, &a->dpa));
-	TRY(doca_dpa_set_app(a->dpa, lifecycle_mistakes_app));
-	TRY(doca_dpa_start(a->dpa));
-	TRY(doca_dpa_get_flexio_process(a->dpa, &proc));
-	TRY(doca_flow_dpa_init(proc, &a->ctx));
+	a->dev = sample_flow_start(2, a->ports);
+	a->ctx = sample_provider_start(a->dev, lifecycle_mistakes_app, &a->dpa);
 	TRY(doca_dpa_mem_alloc(a->dpa, 64, &a->scratch));
 	TRY(doca_dpa_memset(a->dpa, a->scratch, 0, 64));
 }
