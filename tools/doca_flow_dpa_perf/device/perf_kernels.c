@@ -50,6 +50,27 @@ static doca_error_t post(const struct perf_args *a, const doca_flow_dpa_addr *ob
 	}
 }
 
+/* What a thread's polls have reaped so far, and the requests still in flight. */
+struct perf_tally {
+	uint64_t completed, failed, polls, outstanding;
+};
+
+/* Poll obj's queue once and count what it reaped. */
+static doca_error_t reap(doca_flow_dpa_addr obj, enum doca_flow_dpa_queue_type qtype, uint32_t rank,
+			 struct perf_tally *t)
+{
+	struct doca_flow_dpa_completion_stats st;
+	doca_error_t err = doca_flow_queue_poll_completion(obj, qtype, rank, &st);
+
+	if (err == DOCA_SUCCESS) {
+		t->polls++;
+		t->completed += st.num_completed;
+		t->failed += st.num_failed;
+		t->outstanding -= st.num_completed;
+	}
+	return err;
+}
+
 __dpa_global__ void perf_kernel(doca_dpa_dev_uintptr_t args)
 {
 	const struct perf_args *a = (const struct perf_args *)args;
@@ -57,25 +78,21 @@ __dpa_global__ void perf_kernel(doca_dpa_dev_uintptr_t args)
 	const doca_flow_dpa_addr *objs = (const doca_flow_dpa_addr *)a->objs + (uint64_t)rank * a->num_tables;
 	const enum doca_flow_dpa_queue_type qtype = queue_of(a->op);
 	struct perf_result *res = (struct perf_result *)a->out + rank;
-	uint64_t k = 0, completed = 0, failed = 0, again = 0, polls = 0, outstanding = 0;
+	struct perf_tally t = {0};
+	uint64_t k = 0, again = 0;
 	doca_error_t err = DOCA_SUCCESS;
 	const uint32_t burst = a->burst ? a->burst : 1;
 	const uint64_t t0 = __dpa_thread_cycles();
 
-	while (k < a->num_ops || outstanding) {
+	while (k < a->num_ops || t.outstanding) {
 		/* Poll once the threshold is reached, when the next burst would not fit, and at the end. */
-		bool need = outstanding >= a->threshold || outstanding + burst > a->queue_size || k == a->num_ops;
-		while (need && outstanding) {
-			struct doca_flow_dpa_completion_stats st;
-			err = doca_flow_queue_poll_completion(objs[0], qtype, rank, &st);
+		bool need = t.outstanding >= a->threshold || t.outstanding + burst > a->queue_size || k == a->num_ops;
+		while (need && t.outstanding) {
+			err = reap(objs[0], qtype, rank, &t);
 			if (err != DOCA_SUCCESS)
 				goto out;
-			polls++;
-			completed += st.num_completed;
-			failed += st.num_failed;
-			outstanding -= st.num_completed;
-			need = outstanding >= a->threshold || outstanding + burst > a->queue_size || k == a->num_ops;
-			if ((polls & 4095) == 4095 && __dpa_thread_cycles() - t0 > PERF_POLL_TIMEOUT_NS) {
+			need = t.outstanding >= a->threshold || t.outstanding + burst > a->queue_size || k == a->num_ops;
+			if ((t.polls & 4095) == 4095 && __dpa_thread_cycles() - t0 > PERF_POLL_TIMEOUT_NS) {
 				err = DOCA_ERROR_TIME_OUT;
 				goto out;
 			}
@@ -86,33 +103,28 @@ __dpa_global__ void perf_kernel(doca_dpa_dev_uintptr_t args)
 		for (uint64_t j = 0; j < b;) {
 			err = post(a, objs, rank, k, j + 1 == b);
 			if (err == DOCA_ERROR_AGAIN) {
-				struct doca_flow_dpa_completion_stats st;
 				again++;
 				if (j > 0) /* what this burst posted so far must run before it can drain */
 					doca_flow_queue_flush(objs[0], qtype, rank);
-				err = doca_flow_queue_poll_completion(objs[0], qtype, rank, &st);
+				err = reap(objs[0], qtype, rank, &t);
 				if (err != DOCA_SUCCESS)
 					goto out;
-				polls++;
-				completed += st.num_completed;
-				failed += st.num_failed;
-				outstanding -= st.num_completed;
 				continue;
 			}
 			if (err != DOCA_SUCCESS)
 				goto out;
 			k++;
 			j++;
-			outstanding++;
+			t.outstanding++;
 		}
 	}
 out:
 	res->t1 = __dpa_thread_cycles();
 	res->t0 = t0;
 	res->posted = k;
-	res->completed = completed;
-	res->failed = failed;
+	res->completed = t.completed;
+	res->failed = t.failed;
 	res->again = again;
-	res->polls = polls;
+	res->polls = t.polls;
 	res->error = err;
 }
