@@ -247,38 +247,32 @@ static void shared_unref_locking(struct doca_flow_pipe_entry *e)
 /* ------------------------------------------------------------------ entry objects */
 
 /*
- * A HASH pipe's size is fixed at creation, as in hardware: its entry objects are
- * allocated then and faulted in, so neither an add nor its first touch of the slot
- * costs an allocation or a page fault (measured: faults were a quarter of an insertion).
- * calloc's fresh pages are already zero: populating them costs a fraction of a memset.
- * No huge pages: on the test VM they made creating a 1M-entry pipe erratic (up to 1.6 s,
- * median 0.13-0.33 s against a steady 0.08-0.11 s) for no gain in insertion rate.
- * Each slot is one cache line.
+ * A HASH pipe's size is fixed at creation, as in hardware: its entry objects are one
+ * cache line per index in one anonymous mapping, zero and committed lazily
+ * (MAP_NORESERVE): creating a pipe of any size writes nothing, and an add pays for the
+ * page its slot is on when it first touches it (issue 13: a 16M-entry pipe populated
+ * up front took seconds and a GiB whether its indices were used or not).
  */
+static size_t pool_bytes(const struct doca_flow_pipe *pipe)
+{
+	return (size_t)pipe->nr_entries * sizeof(struct doca_flow_pipe_entry);
+}
+
 doca_error_t flow_entry_pool_create(struct doca_flow_pipe *pipe)
 {
-	const uintptr_t line = 64, page = 4096;
-	size_t size = (size_t)pipe->nr_entries * sizeof(struct doca_flow_pipe_entry);
-	void *mem = core_calloc(1, size + line);
-	CHECK(mem != NULL, DOCA_ERROR_NO_MEMORY, "doca_flow_pipe_create: pipe '%s': no memory for %u entries",
+	void *mem = mmap(NULL, pool_bytes(pipe), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			 -1, 0);
+	CHECK(mem != MAP_FAILED, DOCA_ERROR_NO_MEMORY, "doca_flow_pipe_create: pipe '%s': no memory for %u entries",
 	      pipe->name, pipe->nr_entries);
-	uintptr_t start = ((uintptr_t)mem + line - 1) & ~(line - 1);
-#ifdef MADV_POPULATE_WRITE
-	/* One call for the whole pool; where it fails (older kernels), the writes below fault. */
-	uintptr_t pstart = (start + page - 1) & ~(page - 1), pend = (start + size) & ~(page - 1);
-	if (pend > pstart)
-		(void)madvise((void *)pstart, pend - pstart, MADV_POPULATE_WRITE);
-#endif
-	for (uintptr_t b = start; b < start + size; b += page)
-		*(volatile uint8_t *)b = 0;
 	pipe->pool_mem = mem;
-	pipe->pool = (struct doca_flow_pipe_entry *)start;
+	pipe->pool = mem;
 	return DOCA_SUCCESS;
 }
 
 void flow_entry_pool_free(struct doca_flow_pipe *pipe)
 {
-	free(pipe->pool_mem);
+	if (pipe->pool_mem)
+		munmap(pipe->pool_mem, pool_bytes(pipe));
 	pipe->pool_mem = NULL;
 	pipe->pool = NULL;
 }

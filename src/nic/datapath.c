@@ -212,7 +212,8 @@ static void rewrite_addr(struct pkt *p, uint32_t pkt_off, uint32_t key_off, cons
 	memcpy(p->key.b + key_off, val, n);
 }
 
-static void apply_actions(struct pkt *p, const struct nic_actions *a, int ps_field, uint32_t ps)
+/* All the rewrites of a (set: the L4 ports word they write, nic_l4_set_word's form). */
+static void apply_actions(struct pkt *p, const struct nic_actions *a, uint32_t set, int ps_field, uint32_t ps)
 {
 	uint32_t f = a->fields;
 	if (ps_field >= 0)
@@ -259,11 +260,11 @@ static void apply_actions(struct pkt *p, const struct nic_actions *a, int ps_fie
 		uint8_t nw[4];
 		memcpy(nw, ports, 4);
 		if (f & (1u << NIC_AF_L4_SRC)) {
-			uint16_t v = ps_field == NIC_AF_L4_SRC ? __builtin_bswap16((uint16_t)ps) : a->l4_src;
+			uint16_t v = ps_field == NIC_AF_L4_SRC ? __builtin_bswap16((uint16_t)ps) : (uint16_t)set;
 			memcpy(nw, &v, 2);
 		}
 		if (f & (1u << NIC_AF_L4_DST)) {
-			uint16_t v = ps_field == NIC_AF_L4_DST ? __builtin_bswap16((uint16_t)ps) : a->l4_dst;
+			uint16_t v = ps_field == NIC_AF_L4_DST ? __builtin_bswap16((uint16_t)ps) : (uint16_t)(set >> 16);
 			memcpy(nw + 2, &v, 2);
 		}
 		bool udp = false;
@@ -323,14 +324,13 @@ static inline uint32_t l4_ports_store(uint8_t *ports, uint32_t t, bool has_csum,
 	return nw;
 }
 
-/* l4_ports_store on a parsed packet for entry state st, which also updates its key; a
- * path-selector value on a port field replaces the entry's value for that port. */
-static inline void l4_ports_rewrite(struct pkt *p, const struct nic_entry_state *st, int ps_field, uint32_t ps)
+/* l4_ports_store on a parsed packet (keep, set: the entry's), which also updates its
+ * key; a path-selector value on a port field replaces the entry's value for that port. */
+static inline void l4_ports_rewrite(struct pkt *p, uint32_t keep, uint32_t set, int ps_field, uint32_t ps)
 {
 	uint32_t t = p->off.l4_type;
 	if (!p->common_shape && (!p->off.l4 || (t != NIC_L4_META_TCP && t != NIC_L4_META_UDP)))
 		return;
-	uint32_t keep = st->l4_keep, set = st->l4_set;
 	if (ps_field == NIC_AF_L4_SRC) {
 		keep &= 0xffff0000u;
 		set = (set & 0xffff0000u) | __builtin_bswap16((uint16_t)ps);
@@ -343,17 +343,29 @@ static inline void l4_ports_rewrite(struct pkt *p, const struct nic_entry_state 
 	memcpy(p->key.b + NIC_K_L4_SRC, &nw, 4);
 }
 
-/* The actions of entry state st (and the pipe's path-selector field) on packet p. */
-static inline __attribute__((always_inline)) void entry_actions(struct pkt *p, const struct nic_entry_state *st,
-								int ps_field)
+/* The L4 ports word entry e with state st writes (see struct nic_entry_state). */
+static inline uint32_t entry_l4_set(const struct nic_entry *e, const struct nic_entry_state *st, int ps_field)
 {
-	uint32_t ps = ps_field >= 0 ? atomic_load_explicit(&st->ps_value, memory_order_relaxed) : 0;
+	return st->val_in_entry && ps_field < 0 ? atomic_load_explicit(&e->val, memory_order_relaxed) : st->l4_set;
+}
+
+/* The path-selector value of entry e with state st (a pipe with a ps field). */
+static inline uint32_t entry_ps(const struct nic_entry *e, const struct nic_entry_state *st)
+{
+	return atomic_load_explicit(st->val_in_entry ? &e->val : &st->ps_value, memory_order_relaxed);
+}
+
+/* The actions of entry e, state st (and the pipe's path-selector field) on packet p. */
+static inline __attribute__((always_inline)) void entry_actions(struct pkt *p, const struct nic_entry *e,
+								const struct nic_entry_state *st, int ps_field)
+{
+	uint32_t ps = ps_field >= 0 ? entry_ps(e, st) : 0;
 	uint32_t f = st->fields | (ps_field >= 0 ? 1u << ps_field : 0);
 	if (NIC_LIKELY((f & ~L4_FIELDS) == 0)) {
 		if (f)
-			l4_ports_rewrite(p, st, ps_field, ps);
+			l4_ports_rewrite(p, st->l4_keep, entry_l4_set(e, st, ps_field), ps_field, ps);
 	} else {
-		apply_actions(p, &st->actions, ps_field, ps);
+		apply_actions(p, &st->actions, entry_l4_set(e, st, ps_field), ps_field, ps);
 	}
 }
 
@@ -386,13 +398,18 @@ static inline uint32_t index_hash(const struct nic_pipe *pp, const struct nic_ke
 	return nic_hash_words(k, &pp->entry_mask, pp->entry_words, pp->nr_entry_words);
 }
 
+/* After the first word matched (match0): the entry's other words. */
 static inline bool entry_key_eq(const struct nic_pipe *pp, const struct nic_key *k, const struct nic_entry *e)
 {
-	if (pp->nr_entry_words == 1) {
-		uint32_t w = pp->entry_words[0];
-		return (k->w[w] & pp->entry_mask.w[w]) == e->match.w[w];
+	if (pp->nr_entry_words <= 1)
+		return true;
+	const uint64_t *row = nic_entry_words(pp, e);
+	uint64_t diff = 0;
+	for (uint32_t i = 1; i < pp->nr_entry_words; i++) {
+		uint32_t w = pp->entry_words[i];
+		diff |= (k->w[w] & pp->entry_mask.w[w]) ^ row[i];
 	}
-	return nic_key_eq_words(k, &pp->entry_mask, &e->match, pp->entry_words, pp->nr_entry_words);
+	return diff == 0;
 }
 
 static inline struct nic_entry *basic_lookup(struct nic_pipe *pp, const struct nic_key *k, uint32_t h)
@@ -413,10 +430,11 @@ static struct nic_entry *control_lookup(struct nic_pipe *pp, const struct nic_ke
 		return NULL;
 	for (uint32_t i = 0; i < t->n; i++) {
 		struct nic_entry *e = t->e[i];
+		const struct nic_ctrl_entry *c = nic_ctrl_of(e);
 		uint64_t diff = 0;
 		for (int w = 0; w < NIC_KEY_WORDS; w++)
-			diff |= (k->w[w] & e->mask->w[w]) ^ e->match.w[w];
-		if (diff == 0 && atomic_load_explicit(&e->enabled, memory_order_acquire))
+			diff |= (k->w[w] & c->mask.w[w]) ^ c->match.w[w];
+		if (diff == 0 && (atomic_load_explicit(&e->flags, memory_order_acquire) & NIC_EF_ENABLED))
 			return e;
 	}
 	return NULL;
@@ -429,8 +447,9 @@ _Static_assert(NIC_SEL_SKIP_TWICE - 1 == NIC_SEL_SKIP_ONCE && NIC_SEL_SKIP_ONCE 
 /* Entry at index i if a packet may use it; consume = this packet selected i itself. */
 static struct nic_entry *hash_usable(struct nic_pipe *pp, uint32_t i, bool consume)
 {
-	struct nic_entry *e = atomic_load_explicit(&pp->slots[i], memory_order_acquire);
-	if (e == NULL || !atomic_load_explicit(&e->enabled, memory_order_acquire))
+	struct nic_entry *e = &pp->pool[i];
+	uint32_t f = atomic_load_explicit(&e->flags, memory_order_acquire);
+	if ((f & (NIC_EF_LINKED | NIC_EF_ENABLED)) != (NIC_EF_LINKED | NIC_EF_ENABLED))
 		return NULL;
 	if (pp->idxsel) {
 		_Atomic uint8_t *s = &pp->idxsel->state[i];
@@ -546,11 +565,11 @@ static void dispatch(struct burst_acc *acc, struct pkt *p, const struct nic_fwd 
 
 static void hit(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, struct nic_entry *e, int depth)
 {
-	nic_entry_hit(e, p->len, acc->shard);
+	nic_entry_hit(pp, e, p->len, acc->shard);
 	if (pp->mem)
 		atomic_fetch_add_explicit(&pp->mem->cells[e->index], 1, memory_order_relaxed);
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
-	entry_actions(p, st, pp->ps_field);
+	entry_actions(p, e, st, pp->ps_field);
 	dispatch(acc, p, &st->fwd, pp->is_root, depth);
 }
 
@@ -641,6 +660,7 @@ struct hot_plan {
 	uint8_t c_ok_l4;
 	_Atomic(struct nic_entry *) *slots;
 	uint32_t bucket_mask;
+	const struct nic_pipe *pp;
 };
 
 static struct hot_plan hot_plan_of(const struct root_plan *rp, uint16_t port_id)
@@ -651,7 +671,8 @@ static struct hot_plan hot_plan_of(const struct root_plan *rp, uint16_t port_id)
 			      .cval = rp->cval,
 			      .emask = rp->emask,
 			      .slots = rp->slots,
-			      .bucket_mask = rp->bucket_mask};
+			      .bucket_mask = rp->bucket_mask,
+			      .pp = rp->pp};
 	hp.cr.bits |= port_id * hp.cr.port_mul;
 	hp.er.bits |= port_id * hp.er.port_mul;
 	hp.cr.port_mul = hp.er.port_mul = 0;
@@ -712,12 +733,6 @@ static inline struct nic_entry *bucket_find_word(_Atomic(struct nic_entry *) *sl
 	return e;
 }
 
-/* The bucket (BASIC) or entry index (HASH) of hash h. */
-static inline uint32_t root_slot(const struct root_plan *rp, uint32_t h)
-{
-	return rp->basic ? h & rp->bucket_mask : nic_hash_index(rp->pp, h);
-}
-
 static inline __attribute__((always_inline)) struct nic_entry *root_lookup(const struct root_plan *rp, bool one_word,
 									   const struct nic_key *k, uint32_t h)
 {
@@ -734,13 +749,13 @@ static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc
 							   const struct root_plan *rp, bool one_word,
 							   struct nic_entry *e)
 {
-	nic_entry_hit(e, p->len, acc->shard);
+	nic_entry_hit(rp->pp, e, p->len, acc->shard);
 	/* Path selectors and memory resources are HASH-pipe features: not for one_word. */
 	int ps_field = one_word ? -1 : rp->ps_field;
 	if (!one_word && rp->has_mem)
 		atomic_fetch_add_explicit(&rp->pp->mem->cells[e->index], 1, memory_order_relaxed);
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
-	entry_actions(p, st, ps_field);
+	entry_actions(p, e, st, ps_field);
 	if (NIC_LIKELY(st->tx_bit & acc->plain_tx)) {
 		/* A port this burst already sent to: just count (dispatch does the rest). */
 		uint32_t port = (uint32_t)__builtin_ctz(st->tx_bit);
@@ -763,17 +778,23 @@ static inline __attribute__((always_inline)) void root_burst_prefetched(struct b
 {
 	struct nic_entry *pre[NIC_BURST_MAX];
 	for (uint32_t i = 0; i < np; i++) {
-		struct nic_entry *e = atomic_load_explicit(&rp->slots[root_slot(rp, h[i])], memory_order_acquire);
+		struct nic_entry *e = rp->basic
+					      ? atomic_load_explicit(&rp->slots[h[i] & rp->bucket_mask], memory_order_acquire)
+					      : &rp->pp->pool[nic_hash_index(rp->pp, h[i])];
 		if (e) {
-			__builtin_prefetch(e); /* first key word, state and counter pointers, the state's head */
-			if (rp->basic && !one_word)
-				__builtin_prefetch(&e->match.w[rp->ew]);
+			__builtin_prefetch(e); /* the entry's one line */
+			if (rp->basic && !one_word && rp->pp->nr_entry_words > 1)
+				__builtin_prefetch(nic_entry_words(rp->pp, e));
 		}
 	}
 	for (uint32_t i = 0; i < np; i++) {
-		pre[i] = ok[i] ? root_lookup(rp, one_word, &pk[i].key, h[i]) : NULL;
-		if (pre[i] && pre[i]->cnt)
-			__builtin_prefetch(&pre[i]->cnt->shard[acc->shard]);
+		struct nic_entry *e = pre[i] = ok[i] ? root_lookup(rp, one_word, &pk[i].key, h[i]) : NULL;
+		if (e == NULL)
+			continue;
+		if (atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT)
+			__builtin_prefetch(nic_entry_cell(rp->pp, e, acc->shard), 1);
+		else if (e->cnt)
+			__builtin_prefetch(&e->cnt->shard[acc->shard], 1);
 	}
 	for (uint32_t i = 0; i < np; i++) {
 		if (pre[i])
@@ -837,7 +858,10 @@ static inline __attribute__((always_inline)) uint32_t parse_burst(uint16_t port_
 		*bytes += p->len;
 		if (rp) {
 			h[np] = root_hash(rp, one_word, &p->key, &ok[np]);
-			__builtin_prefetch(&rp->slots[root_slot(rp, h[np])]);
+			if (rp->basic)
+				__builtin_prefetch(&rp->slots[h[np] & rp->bucket_mask]);
+			else
+				__builtin_prefetch(&rp->pp->pool[nic_hash_index(rp->pp, h[np])]);
 		}
 		np++;
 	}
@@ -868,9 +892,9 @@ static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc 
 	uint32_t f = st->fields;
 	if ((f & ~L4_FIELDS) || !(st->tx_bit & acc->plain_tx))
 		return false;
-	nic_entry_hit(e, b->len, acc->shard);
+	nic_entry_hit(hp.pp, e, b->len, acc->shard);
 	if (f)
-		l4_ports_store(b->data + 34, l4meta, true, st->l4_keep, st->l4_set);
+		l4_ports_store(b->data + 34, l4meta, true, st->l4_keep, entry_l4_set(e, st, -1));
 	uint32_t port = (uint32_t)__builtin_ctz(st->tx_bit);
 	acc->tx_pkts[port]++;
 	acc->tx_bytes[port] += b->len;

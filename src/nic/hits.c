@@ -121,15 +121,19 @@ static uint32_t consider(struct nic_pipe *p, struct nic_entry *e, uint32_t n, ui
 	/* A HASH entry is known by its index; the others by their order of addition. */
 	struct nic_entry_hits h = {.index = p->type == NIC_PIPE_HASH ? e->index : (uint32_t)e->seq};
 
-	nic_counter_read(&e->own_cnt, &h.pkts, &h.bytes);
+	nic_entry_cells_read(p, e, &h.pkts, &h.bytes);
 	if (h.pkts == 0)
 		return cur;
 	if (cur == n && hits_cmp(&h, &out[n - 1]) >= 0)
 		return cur;
-	if (p->type == NIC_PIPE_HASH)
+	if (p->type == NIC_PIPE_HASH) {
 		h.match[0] = '\0';
-	else
-		match_summary(&e->match, e->mask ? e->mask : &p->entry_mask, h.match, sizeof(h.match));
+	} else {
+		struct nic_key match;
+		nic_entry_match_key(p, e, &match);
+		match_summary(&match, p->type == NIC_PIPE_CONTROL ? &nic_ctrl_of(e)->mask : &p->entry_mask, h.match,
+			      sizeof(h.match));
+	}
 	return top_insert(out, n, cur, &h);
 }
 
@@ -140,8 +144,13 @@ uint32_t nic_pipe_top_hits(struct nic_pipe *p, uint32_t n, struct nic_entry_hits
 	if (p == NULL || out == NULL || n == 0)
 		return 0;
 	pthread_mutex_lock(&p->lock);
-	for (struct nic_entry *e = p->entries; e; e = e->list_next)
-		cur = consider(p, e, n, cur, out);
+	/* The live entries: a pool's linked slots, a CONTROL pipe's list. */
+	uint32_t end = p->pool ? (p->type == NIC_PIPE_BASIC ? p->pool_hw : p->pool_n) : 0;
+	for (uint32_t i = p->pool ? nic_slot_next_used(p, 0) : end; i < end; i = nic_slot_next_used(p, i + 1))
+		if (atomic_load_explicit(&p->pool[i].flags, memory_order_relaxed) & NIC_EF_LINKED)
+			cur = consider(p, &p->pool[i], n, cur, out);
+	for (struct nic_ctrl_entry *c = p->entries; c; c = c->list_next)
+		cur = consider(p, &c->e, n, cur, out);
 	pthread_mutex_unlock(&p->lock);
 	return cur;
 }

@@ -20,19 +20,42 @@
 
 /*
  * What the datapath reads of an entry through one acquire load of its state pointer. An
- * update publishes a whole new state (actions, fwd and path-selector value together), so
- * a packet never mixes old actions with a new value; the provider's path-selector
- * replace is a single-word store into the current state. Both run under the pipe lock.
+ * update publishes a whole new state (actions, fwd and per-entry value together), so a
+ * packet never mixes old actions with a new value; the provider's path-selector replace
+ * is a single-word store of the value. Both run under the pipe lock.
+ *
+ * The state an entry gets at its add is interned: one per distinct (actions, fwd) per
+ * pipe (src/nic/states.c), shared by every entry with those, and the entry's only
+ * per-entry value sits in the entry itself (nic_entry.val, val_in_entry): the L4 ports
+ * word its L4 rewrite writes, or, on a pipe with a path-selector field, that value. An
+ * update gets a private state holding its value (val_in_entry false), as nothing
+ * else may change the entry and its value apart.
  */
 struct nic_entry_state {
 	/* Hot header, derived from actions and fwd: what a hit reads first. */
 	uint32_t fields;	   /* actions.fields */
 	uint32_t tx_bit;	   /* fwd PORT to a valid port: 1u << port_id; else 0 */
 	uint32_t l4_keep, l4_set;  /* L4 ports word (as in the frame): kept bits, new bits */
-	_Atomic uint32_t ps_value; /* path-selector value, host order */
+	_Atomic uint32_t ps_value; /* private state: the path-selector value, host order */
+	bool val_in_entry;	   /* interned: l4_set (no ps field) or ps_value is nic_entry.val */
+	bool ps_pipe;		   /* the pipe has a path-selector field: val is ps_value */
 	struct nic_fwd fwd;
-	struct nic_actions actions;
+	struct nic_actions actions; /* interned without ps pipe: L4 port values zero */
+	/* Control side: the pipe's intern table (states.c). */
+	uint32_t refs, hash;
+	struct nic_entry_state *intern_next;
 };
+
+/* The L4 ports word (as in the frame) of actions: bytes 0-1 source, 2-3 destination. */
+static inline uint32_t nic_l4_set_word(const struct nic_actions *a)
+{
+	uint32_t set = 0;
+	if (a->fields & (1u << NIC_AF_L4_SRC))
+		set |= a->l4_src;
+	if (a->fields & (1u << NIC_AF_L4_DST))
+		set |= (uint32_t)a->l4_dst << 16;
+	return set;
+}
 
 static inline void nic_entry_state_init(struct nic_entry_state *st, const struct nic_actions *actions,
 					const struct nic_fwd *fwd, uint32_t ps_value)
@@ -40,53 +63,69 @@ static inline void nic_entry_state_init(struct nic_entry_state *st, const struct
 	st->fwd = *fwd;
 	st->actions = *actions;
 	atomic_init(&st->ps_value, ps_value);
+	st->val_in_entry = false;
+	st->ps_pipe = false;
+	st->refs = 0;
+	st->hash = 0;
+	st->intern_next = NULL;
 	st->fields = actions->fields;
 	st->tx_bit = fwd->type == NIC_FWD_PORT && fwd->port_id < NIC_MAX_PORTS ? 1u << fwd->port_id : 0;
 	st->l4_keep = 0xffffffffu;
-	st->l4_set = 0;
-	if (actions->fields & (1u << NIC_AF_L4_SRC)) {
+	if (actions->fields & (1u << NIC_AF_L4_SRC))
 		st->l4_keep &= 0xffff0000u;
-		st->l4_set |= actions->l4_src;
-	}
-	if (actions->fields & (1u << NIC_AF_L4_DST)) {
+	if (actions->fields & (1u << NIC_AF_L4_DST))
 		st->l4_keep &= 0x0000ffffu;
-		st->l4_set |= (uint32_t)actions->l4_dst << 16;
-	}
+	st->l4_set = nic_l4_set_word(actions);
 }
 
+/* Entry flags (nic_entry.flags). */
+#define NIC_EF_ENABLED 1u  /* HASH: usable (the provider's enable/disable) */
+#define NIC_EF_LINKED 2u   /* in the structure the datapath walks */
+#define NIC_EF_OWN_CNT 4u  /* counts in the pipe's counter cells at its slot */
+#define NIC_EF_USED 8u	   /* the slot holds an entry (added, not yet freed) */
+#define NIC_EF_DESTROYED 16u /* unlinked by its pipe's destruction, which frees it */
+
+/*
+ * An entry: one cache line, in its pipe's pool (BASIC and HASH: pool.c) or, for a
+ * CONTROL pipe, at the head of a struct nic_ctrl_entry. A hit on a one-word BASIC pipe
+ * with the usual actions (an L4 port rewrite, fwd port) reads this line, the shared
+ * state's first line (hot in cache: one per distinct action) and its counter cell.
+ */
 struct nic_entry {
-	/* Read by the datapath. Entries are 64-byte aligned, so the first cache line holds
-	 * these 32 bytes, first_state's hot header and its fwd's type and port: a hit on a
-	 * BASIC pipe matching one key word, with the usual actions (an L4 port rewrite, fwd
-	 * port), reads this line and its counter shard, nothing else of the entry. */
-	_Atomic(struct nic_entry_state *) state; /* &first_state until the first update */
-	struct nic_counter *cnt; /* &own_cnt, a shared counter, or NULL */
-	uint64_t match0;	 /* BASIC: the first matched key word, masked; compared first */
-	_Atomic bool enabled;
-	/* Inline so an entry is one allocation. */
-	struct nic_entry_state first_state;
-	/* BASIC bucket chain: followed only past a first-word mismatch. */
-	_Atomic(struct nic_entry *) next;
-	uint32_t hash; /* BASIC: key hash, which picks the bucket */
-	/* Control side, and the index (read by the datapath only for a memory resource). */
-	uint32_t index;
+	_Alignas(64) _Atomic(struct nic_entry_state *) state;
+	uint64_t match0; /* BASIC: the first matched key word, masked; compared first */
+	_Atomic(struct nic_entry *) next; /* BASIC bucket chain: followed past a mismatch */
+	struct nic_counter *cnt;	  /* a shared counter, or NULL (own: NIC_EF_OWN_CNT) */
 	struct nic_pipe *pipe;
-	struct nic_key *mask; /* CONTROL: the entry's own mask */
-	uint32_t priority;
-	bool linked;
-	uint64_t seq; /* insertion order (CONTROL ties) */
-	struct nic_entry *list_next; /* all entries of the pipe */
-	struct nic_entry *list_prev;
-	struct nic_counter own_cnt;
-	/* BASIC and CONTROL only: HASH entries are allocated without it (NIC_ENTRY_SIZE). */
-	struct nic_key match;
+	_Atomic uint32_t val;	/* the per-entry value of an interned state (see above) */
+	_Atomic uint32_t flags; /* NIC_EF_* */
+	uint32_t index;		/* HASH: the index; BASIC: the pool slot; CONTROL: 0 */
+	uint32_t hash;		/* BASIC: key hash, which picks the bucket */
+	uint64_t seq;		/* insertion order: BASIC top hits, CONTROL ties */
+};
+_Static_assert(sizeof(struct nic_entry) == 64, "an entry is one cache line");
+
+/* A counter cell of an entry's own counter, one per shard (struct nic_pipe.cells). */
+struct nic_cnt_cell {
+	uint64_t pkts, bytes;
 };
 
-_Static_assert(offsetof(struct nic_entry, first_state.fwd.port_id) + 2 <= 64,
-	       "a hit with an L4 rewrite and fwd port reads one line of the entry");
+/* A CONTROL entry: the entry and its own mask, match and list links (few, fat). */
+struct nic_ctrl_entry {
+	struct nic_entry e; /* first: the entry's address is the object's */
+	struct nic_key match;
+	struct nic_key mask;
+	uint32_t priority;
+	struct nic_ctrl_entry *list_next, *list_prev;
+	struct {
+		_Alignas(64) struct nic_cnt_cell c; /* a line per shard: each has one writer */
+	} shard[NIC_CNT_SHARDS];
+};
 
-#define NIC_ENTRY_SIZE(type) \
-	((type) == NIC_PIPE_HASH ? offsetof(struct nic_entry, match) : sizeof(struct nic_entry))
+static inline struct nic_ctrl_entry *nic_ctrl_of(const struct nic_entry *e)
+{
+	return (struct nic_ctrl_entry *)(void *)e;
+}
 
 /* CONTROL pipes: an immutable priority-ordered array, replaced on every change. */
 struct nic_ctrl_table {
@@ -118,18 +157,27 @@ struct nic_pipe {
 	struct nic_idxsel *idxsel;
 	struct nic_mem *mem;
 	_Atomic uint32_t rr; /* ROUND_ROBIN cursor */
-	/* HASH: the entries, one pool slot of pool_esize bytes per index. */
-	uint8_t *pool;
-	size_t pool_esize;
-	/* BASIC: bucket heads; HASH: one slot per index. */
+	/* BASIC and HASH: the entries, one per slot (HASH: slot = index), and the own
+	 * counters' cells, one array per shard; all committed by the pages entries touch. */
+	struct nic_entry *pool;
+	uint32_t pool_n;			    /* slots */
+	struct nic_cnt_cell *cells[NIC_CNT_SHARDS]; /* [shard][slot] */
+	uint64_t *bmatch;			    /* BASIC on several words: [slot][word] */
+	uint64_t *used;				    /* bitmap: slots holding an entry */
+	uint32_t pool_hw;			    /* BASIC: slots ever handed out */
+	struct nic_entry *pool_free;		    /* BASIC: freed slots, linked by next */
+	/* BASIC: bucket heads. */
 	_Atomic(struct nic_entry *) *slots;
 	uint32_t bucket_mask;
+	/* The interned entry states (states.c), under the lock. */
+	struct nic_entry_state **intern;
+	uint32_t intern_mask, nr_interned;
 	_Atomic(struct nic_ctrl_table *) ctrl;
 	/* Control side. */
 	pthread_mutex_t lock; /* serialises control calls on this pipe */
 	uint32_t nr_live;
 	uint64_t next_seq;
-	struct nic_entry *entries; /* list of live entries */
+	struct nic_ctrl_entry *entries; /* CONTROL: list of live entries */
 	struct nic_pipe *all_next; /* every pipe ever created, freed at shutdown */
 };
 
@@ -167,15 +215,73 @@ static inline void nic_counter_add(struct nic_counter *c, uint64_t pkts, uint64_
 	}
 }
 
-/* A packet hit entry e: its counter, and its report hit count when that is on (the
- * own-counter cell, unused by an entry without its own COUNT). */
-static inline void nic_entry_hit(struct nic_entry *e, uint32_t len, uint32_t shard)
+/* Bump an own-counter cell from the datapath (same rule as nic_counter_add). */
+static inline void nic_cell_add(struct nic_cnt_cell *c, uint64_t bytes, uint32_t shard)
 {
-	if (e->cnt)
-		nic_counter_add(e->cnt, 1, len, shard);
-	if (NIC_UNLIKELY(__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED)) && e->cnt != &e->own_cnt)
-		nic_counter_add(&e->own_cnt, 1, len, shard);
+	if (NIC_UNLIKELY(shard == NIC_CNT_SHARDS - 1)) {
+		__atomic_fetch_add(&c->pkts, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&c->bytes, bytes, __ATOMIC_RELAXED);
+	} else {
+		__atomic_store_n(&c->pkts, __atomic_load_n(&c->pkts, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->bytes, __atomic_load_n(&c->bytes, __ATOMIC_RELAXED) + bytes, __ATOMIC_RELAXED);
+	}
 }
+
+/* The own-counter cell of entry e for shard: the pool's array, or a CONTROL entry's own. */
+static inline struct nic_cnt_cell *nic_entry_cell(const struct nic_pipe *p, const struct nic_entry *e, uint32_t shard)
+{
+	if (NIC_LIKELY(p->pool != NULL))
+		return &p->cells[shard][e->index];
+	return &nic_ctrl_of(e)->shard[shard].c;
+}
+
+/* A packet hit entry e of pipe p: its counter, and its report hit count when that is on
+ * (the own-counter cell, unused by an entry without its own COUNT). */
+static inline void nic_entry_hit(const struct nic_pipe *p, struct nic_entry *e, uint32_t len, uint32_t shard)
+{
+	uint32_t f = atomic_load_explicit(&e->flags, memory_order_relaxed);
+	if (f & NIC_EF_OWN_CNT)
+		nic_cell_add(nic_entry_cell(p, e, shard), len, shard);
+	else if (e->cnt)
+		nic_counter_add(e->cnt, 1, len, shard);
+	if (NIC_UNLIKELY(__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED)) && !(f & NIC_EF_OWN_CNT))
+		nic_cell_add(nic_entry_cell(p, e, shard), len, shard);
+}
+
+/* Sum of an entry's own-counter cells. */
+void nic_entry_cells_read(const struct nic_pipe *p, const struct nic_entry *e, uint64_t *pkts, uint64_t *bytes);
+
+/* A BASIC entry's masked match words, in entry_words order (pipes of several words). */
+static inline const uint64_t *nic_entry_words(const struct nic_pipe *p, const struct nic_entry *e)
+{
+	return p->bmatch + (size_t)e->index * p->nr_entry_words;
+}
+
+/* ------------------------------------------------------------------ pool.c */
+
+/* Zeroed memory committed only where it is touched (anonymous MAP_NORESERVE mapping). */
+void *nic_lazy_alloc(size_t size);
+void nic_lazy_free(void *mem, size_t size);
+/* The pool of a BASIC or HASH pipe with nslots slots; NO_MEMORY frees what it made. */
+FLOWDPA_MUST_CHECK doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots);
+void nic_pool_free(struct nic_pipe *p);
+bool nic_slot_used(const struct nic_pipe *p, uint32_t slot);
+void nic_slot_mark(struct nic_pipe *p, uint32_t slot, bool used);
+/* The first used slot from from on, or the end of the pool's used range. */
+uint32_t nic_slot_next_used(const struct nic_pipe *p, uint32_t from);
+/* BASIC: a free slot (zero), or NULL when every slot is taken. */
+struct nic_entry *nic_slot_take(struct nic_pipe *p);
+/* The slot of a freed entry: its cells and the entry zeroed, back to the free ones. */
+void nic_slot_release(struct nic_pipe *p, struct nic_entry *e);
+/* The match key of an entry (the words it matches, the rest zero). */
+void nic_entry_match_key(const struct nic_pipe *p, const struct nic_entry *e, struct nic_key *out);
+/* The interned state for actions and fwd with one more reference (NULL: no memory);
+ * *val is the entry's value (nic_entry.val) for it. */
+struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actions *a, const struct nic_fwd *fwd,
+				      uint32_t ps_value, uint32_t *val);
+/* Drop a reference of an interned state, or free a private one. No reader may hold it. */
+void nic_state_put(struct nic_pipe *p, struct nic_entry_state *s);
+void nic_states_free_all(struct nic_pipe *p);
 
 static inline uint64_t nic_mix64(uint64_t x)
 {

@@ -72,25 +72,6 @@ uint32_t nic_ps_field_bits(int field)
 	}
 }
 
-/* Zeroed, cache-line aligned; big pools ask for huge pages (one fault per 2 MiB). */
-static uint8_t *pool_alloc(size_t size)
-{
-	const size_t huge = 2u << 20;
-	void *mem = NULL;
-	if (size >= huge) {
-		size = (size + huge - 1) & ~(huge - 1);
-		if (core_posix_memalign(&mem, huge, size) != 0)
-			return NULL;
-		madvise(mem, size, MADV_HUGEPAGE);
-		memset(mem, 0, size);
-		return mem;
-	}
-	if (core_posix_memalign(&mem, 64, size) != 0)
-		return NULL;
-	memset(mem, 0, size);
-	return mem;
-}
-
 doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe **out)
 {
 	if (attr == NULL || out == NULL)
@@ -163,25 +144,24 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 	pthread_mutex_init(&p->lock, NULL);
 
 	struct nic_fwd *miss = core_malloc(sizeof(*miss));
-	uint32_t nslots = 0;
-	if (p->type == NIC_PIPE_BASIC) {
-		/* Four buckets per entry (8 bytes each): chains average 1.1 entries on a hit
-		 * instead of 1.5, and each extra entry visited is a dependent cache miss. */
-		nslots = pow2_at_least(p->nr_entries > (1u << 29) ? p->nr_entries : p->nr_entries * 4);
-		p->bucket_mask = nslots - 1;
-	} else if (p->type == NIC_PIPE_HASH) {
-		nslots = p->nr_entries;
-	}
-	if (nslots)
-		p->slots = core_calloc(nslots, sizeof(*p->slots));
-	if (p->type == NIC_PIPE_HASH) {
-		p->pool_esize = (NIC_ENTRY_SIZE(NIC_PIPE_HASH) + 63) & ~(size_t)63;
-		p->pool = pool_alloc((size_t)p->nr_entries * p->pool_esize);
-	}
 	doca_error_t err = DOCA_ERROR_NO_MEMORY;
-	if (miss == NULL || (nslots && p->slots == NULL) || (p->type == NIC_PIPE_HASH && p->pool == NULL)) {
-		CORE_LOG_ERR("pipe '%s': out of memory (%s)", name,
-			     miss == NULL ? "fwd_miss" : p->slots == NULL ? "lookup table" : "entry pool");
+	bool table_ok = true;
+	if (p->type == NIC_PIPE_BASIC) {
+		/* Two buckets per entry (8 bytes each): chains average 1.25 entries on a hit,
+		 * and each extra entry visited is a dependent cache miss. */
+		uint32_t nb = pow2_at_least(p->nr_entries > (1u << 30) ? p->nr_entries : p->nr_entries * 2);
+		p->bucket_mask = nb - 1;
+		p->slots = nic_lazy_alloc((size_t)nb * sizeof(*p->slots));
+		/* Slack over nr_entries: a removed entry keeps its slot until it is freed, while
+		 * an add on another queue may already count on its place. */
+		uint64_t nslots = (uint64_t)p->nr_entries + p->nr_entries / 8 + 64;
+		table_ok = p->slots && nic_pool_create(p, nslots > UINT32_MAX ? UINT32_MAX : (uint32_t)nslots) ==
+					       DOCA_SUCCESS;
+	} else if (p->type == NIC_PIPE_HASH) {
+		table_ok = nic_pool_create(p, p->nr_entries) == DOCA_SUCCESS;
+	}
+	if (miss == NULL || !table_ok) {
+		CORE_LOG_ERR("pipe '%s': out of memory (%s)", name, miss == NULL ? "fwd_miss" : "entry table");
 		goto fail;
 	}
 	*miss = attr->fwd_miss;
@@ -207,8 +187,8 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 fail:
 	/* Nothing of p was published: no root slot, not on all_pipes. */
 	free(miss);
-	free(p->pool);
-	free((void *)p->slots);
+	nic_pool_free(p);
+	nic_lazy_free((void *)p->slots, ((size_t)p->bucket_mask + 1) * sizeof(*p->slots));
 	pthread_mutex_destroy(&p->lock);
 	free(p);
 	return err;
@@ -281,8 +261,9 @@ doca_error_t nic_pipe_calc_hash(const struct nic_pipe *pipe, const struct nic_ke
 static int ctrl_cmp(const void *a, const void *b)
 {
 	const struct nic_entry *x = *(struct nic_entry *const *)a, *y = *(struct nic_entry *const *)b;
-	if (x->priority != y->priority)
-		return x->priority < y->priority ? -1 : 1;
+	uint32_t px = nic_ctrl_of(x)->priority, py = nic_ctrl_of(y)->priority;
+	if (px != py)
+		return px < py ? -1 : 1;
 	return x->seq < y->seq ? -1 : (x->seq > y->seq);
 }
 
@@ -297,8 +278,8 @@ static struct nic_ctrl_table *ctrl_table_alloc(uint32_t n)
 static void ctrl_publish(struct nic_pipe *p, struct nic_ctrl_table *t, struct nic_ctrl_table **retired)
 {
 	t->n = 0;
-	for (struct nic_entry *e = p->entries; e; e = e->list_next)
-		t->e[t->n++] = e;
+	for (struct nic_ctrl_entry *c = p->entries; c; c = c->list_next)
+		t->e[t->n++] = &c->e;
 	qsort(t->e, t->n, sizeof(t->e[0]), ctrl_cmp);
 	*retired = atomic_exchange_explicit(&p->ctrl, t, memory_order_acq_rel);
 }
@@ -318,83 +299,188 @@ static doca_error_t ctrl_rebuild(struct nic_pipe *p, struct nic_ctrl_table **ret
 
 /* ------------------------------------------------------------------ entries */
 
-static void list_link(struct nic_pipe *p, struct nic_entry *e)
+static void ctrl_link(struct nic_pipe *p, struct nic_ctrl_entry *c)
 {
-	e->list_prev = NULL;
-	e->list_next = p->entries;
+	c->list_prev = NULL;
+	c->list_next = p->entries;
 	if (p->entries)
-		p->entries->list_prev = e;
-	p->entries = e;
-	p->nr_live++;
+		p->entries->list_prev = c;
+	p->entries = c;
 }
 
-static void list_unlink(struct nic_pipe *p, struct nic_entry *e)
+static void ctrl_unlink(struct nic_pipe *p, struct nic_ctrl_entry *c)
 {
-	assert(p->nr_live > 0);
-	if (e->list_prev)
-		e->list_prev->list_next = e->list_next;
+	if (c->list_prev)
+		c->list_prev->list_next = c->list_next;
 	else
-		p->entries = e->list_next;
-	if (e->list_next)
-		e->list_next->list_prev = e->list_prev;
-	e->list_next = e->list_prev = NULL;
-	p->nr_live--;
+		p->entries = c->list_next;
+	if (c->list_next)
+		c->list_next->list_prev = c->list_prev;
+	c->list_next = c->list_prev = NULL;
+}
+
+/* Whether BASIC entry e matches masked key k on every word. */
+static bool basic_entry_eq(const struct nic_pipe *p, const struct nic_entry *e, const struct nic_key *k)
+{
+	if (p->nr_entry_words <= 1)
+		return e->match0 == (p->nr_entry_words ? k->w[p->entry_words[0]] : 0);
+	const uint64_t *row = nic_entry_words(p, e);
+	for (uint32_t i = 0; i < p->nr_entry_words; i++)
+		if (row[i] != k->w[p->entry_words[i]])
+			return false;
+	return true;
 }
 
 static struct nic_entry *basic_find(struct nic_pipe *p, const struct nic_key *k, uint32_t h)
 {
 	struct nic_entry *e = atomic_load_explicit(&p->slots[h & p->bucket_mask], memory_order_acquire);
 	for (; e; e = atomic_load_explicit(&e->next, memory_order_acquire))
-		if (e->hash == h && nic_key_eq_words(k, &p->entry_mask, &e->match, p->entry_words, p->nr_entry_words))
+		if (e->hash == h && basic_entry_eq(p, e, k))
 			return e;
 	return NULL;
 }
 
-static void entry_fill(struct nic_pipe *p, struct nic_entry *e, const struct nic_entry_attr *attr)
+/* The fields every pipe type sets, under the lock; NO_MEMORY when no state could be had. */
+static doca_error_t entry_fill(struct nic_pipe *p, struct nic_entry *e, const struct nic_entry_attr *attr)
 {
-	struct nic_entry_state *st = &e->first_state;
-	nic_entry_state_init(st, &attr->actions, &attr->fwd, attr->ps_value);
+	uint32_t val;
+	struct nic_entry_state *st = nic_state_get(p, &attr->actions, &attr->fwd, attr->ps_value, &val);
+	if (st == NULL) {
+		CORE_LOG_ERR("pipe '%s': out of memory (an entry's actions)", p->name);
+		return DOCA_ERROR_NO_MEMORY;
+	}
 	atomic_init(&e->state, st);
-	atomic_init(&e->enabled, true);
+	atomic_init(&e->val, val);
 	e->pipe = p;
-	e->index = attr->index;
-	e->priority = attr->priority;
-	e->cnt = attr->own_counter ? &e->own_cnt : attr->shared_counter;
-}
-
-static inline bool in_pool(const struct nic_pipe *p, const struct nic_entry *e)
-{
-	return p->pool && (const uint8_t *)e >= p->pool &&
-	       (const uint8_t *)e < p->pool + (size_t)p->nr_entries * p->pool_esize;
+	e->cnt = attr->own_counter ? NULL : attr->shared_counter;
+	e->seq = p->next_seq++;
+	/* Last, with release: a HASH slot is usable from this store on (hash_usable). */
+	atomic_store_explicit(&e->flags,
+			      NIC_EF_USED | NIC_EF_LINKED | NIC_EF_ENABLED | (attr->own_counter ? NIC_EF_OWN_CNT : 0),
+			      memory_order_release);
+	return DOCA_SUCCESS;
 }
 
 /*
- * HASH entries live in the pipe's preallocated pool, one slot per index (the pipe size
- * is fixed at creation, as in hardware): an add allocates nothing. The slot is reused
- * only once its previous entry was removed and freed, after a grace period.
+ * HASH entries live in the pipe's pool, one slot per index (the pipe size is fixed at
+ * creation, as in hardware): an add allocates nothing. The slot is reused only once its
+ * previous entry was removed and freed, after a grace period.
  */
 static doca_error_t hash_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr, struct nic_entry **out)
 {
 	doca_error_t err = DOCA_SUCCESS;
-	struct nic_entry *e = (struct nic_entry *)(void *)(p->pool + (size_t)attr->index * p->pool_esize);
+	struct nic_entry *e = &p->pool[attr->index];
 	pthread_mutex_lock(&p->lock);
 	if (!nic_pipe_alive(p)) {
 		err = DOCA_ERROR_INVALID_VALUE;
-	} else if (atomic_load_explicit(&p->slots[attr->index], memory_order_relaxed) || e->pipe) {
+	} else if (nic_slot_used(p, attr->index)) {
 		CORE_LOG_ERR("pipe '%s': entry index %u is already used", p->name, attr->index);
 		err = DOCA_ERROR_ALREADY_EXIST;
 	} else {
-		/* Pool slots are zero: from creation, or cleared by nic_entry_free. */
-		entry_fill(p, e, attr);
-		e->seq = p->next_seq++;
-		e->linked = true;
-		list_link(p, e);
-		atomic_store_explicit(&p->slots[attr->index], e, memory_order_release);
+		/* The slot is zero: from creation, or cleared by nic_entry_free. The datapath
+		 * reads it once its flags say LINKED (a release store in entry_fill's order:
+		 * every field is written before the flags). */
+		e->index = attr->index;
+		err = entry_fill(p, e, attr);
+		if (err == DOCA_SUCCESS) {
+			nic_slot_mark(p, attr->index, true);
+			p->nr_live++;
+		}
 	}
 	pthread_mutex_unlock(&p->lock);
 	if (err == DOCA_SUCCESS)
 		*out = e;
 	return err;
+}
+
+static doca_error_t basic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr, struct nic_entry **out)
+{
+	struct nic_key k;
+	for (int i = 0; i < NIC_KEY_WORDS; i++)
+		k.w[i] = attr->match.w[i] & p->entry_mask.w[i];
+	uint32_t h = nic_basic_hash(p, &k);
+	doca_error_t err = DOCA_SUCCESS;
+	struct nic_entry *e = NULL;
+	pthread_mutex_lock(&p->lock);
+	if (!nic_pipe_alive(p)) {
+		err = DOCA_ERROR_INVALID_VALUE;
+	} else if (p->nr_live >= p->nr_entries || (e = nic_slot_take(p)) == NULL) {
+		CORE_LOG_ERR("pipe '%s': full (%u entries)", p->name, p->nr_entries);
+		err = DOCA_ERROR_FULL;
+	} else if (basic_find(p, &k, h)) {
+		CORE_LOG_ERR("pipe '%s': an entry with the same match exists", p->name);
+		err = DOCA_ERROR_ALREADY_EXIST;
+	} else {
+		e->index = (uint32_t)(e - p->pool);
+		e->hash = h;
+		e->match0 = p->nr_entry_words ? k.w[p->entry_words[0]] : 0;
+		if (p->nr_entry_words > 1) {
+			uint64_t *row = p->bmatch + (size_t)e->index * p->nr_entry_words;
+			for (uint32_t i = 0; i < p->nr_entry_words; i++)
+				row[i] = k.w[p->entry_words[i]];
+		}
+		err = entry_fill(p, e, attr);
+	}
+	if (err == DOCA_SUCCESS) {
+		nic_slot_mark(p, e->index, true);
+		p->nr_live++;
+		_Atomic(struct nic_entry *) *head = &p->slots[h & p->bucket_mask];
+		atomic_store_explicit(&e->next, atomic_load_explicit(head, memory_order_relaxed), memory_order_relaxed);
+		atomic_store_explicit(head, e, memory_order_release);
+	} else if (e) {
+		nic_slot_release(p, e);
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (err == DOCA_SUCCESS)
+		*out = e;
+	return err;
+}
+
+static doca_error_t ctrl_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr, struct nic_entry **out)
+{
+	struct nic_ctrl_entry *c = NULL;
+	if (core_posix_memalign((void **)&c, _Alignof(struct nic_ctrl_entry), sizeof(*c)) != 0) {
+		CORE_LOG_ERR("pipe '%s': out of memory (an entry)", p->name);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	memset(c, 0, sizeof(*c));
+	c->mask = attr->mask;
+	c->priority = attr->priority;
+	for (int i = 0; i < NIC_KEY_WORDS; i++)
+		c->match.w[i] = attr->match.w[i] & attr->mask.w[i];
+	struct nic_ctrl_table *retired = NULL;
+	doca_error_t err = DOCA_SUCCESS;
+	pthread_mutex_lock(&p->lock);
+	if (!nic_pipe_alive(p)) {
+		err = DOCA_ERROR_INVALID_VALUE;
+	} else if (p->nr_live >= p->nr_entries) {
+		CORE_LOG_ERR("pipe '%s': full (%u entries)", p->name, p->nr_entries);
+		err = DOCA_ERROR_FULL;
+	} else {
+		err = entry_fill(p, &c->e, attr);
+	}
+	if (err == DOCA_SUCCESS) {
+		ctrl_link(p, c);
+		p->nr_live++;
+		err = ctrl_rebuild(p, &retired);
+		if (err != DOCA_SUCCESS) {
+			ctrl_unlink(p, c);
+			p->nr_live--;
+			nic_state_put(p, atomic_load_explicit(&c->e.state, memory_order_relaxed));
+		}
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (err != DOCA_SUCCESS) {
+		/* Never linked, or unlinked again under the lock before the datapath saw it. */
+		free(c);
+		return err;
+	}
+	if (retired) {
+		nic_dp_synchronize();
+		free(retired);
+	}
+	*out = &c->e;
+	return DOCA_SUCCESS;
 }
 
 doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr, struct nic_entry **out)
@@ -413,80 +499,11 @@ doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr
 				     attr->ps_value, bits);
 			return DOCA_ERROR_INVALID_VALUE;
 		}
-	}
-	if (p->type == NIC_PIPE_HASH)
 		return hash_entry_add(p, attr, out);
-	/* Aligned as the struct requires (calloc gives 16): the hot line is one line. */
-	struct nic_entry *e = NULL;
-	if (core_posix_memalign((void **)&e, _Alignof(struct nic_entry), sizeof(*e)) != 0) {
-		CORE_LOG_ERR("pipe '%s': out of memory (an entry)", p->name);
-		return DOCA_ERROR_NO_MEMORY;
 	}
-	memset(e, 0, sizeof(*e));
-	entry_fill(p, e, attr);
-	doca_error_t err = DOCA_SUCCESS;
-	if (p->type == NIC_PIPE_BASIC) {
-		for (int i = 0; i < NIC_KEY_WORDS; i++)
-			e->match.w[i] = attr->match.w[i] & p->entry_mask.w[i];
-		e->hash = nic_basic_hash(p, &e->match);
-		e->match0 = p->nr_entry_words ? e->match.w[p->entry_words[0]] : 0;
-	} else if (p->type == NIC_PIPE_CONTROL) {
-		e->mask = core_malloc(sizeof(*e->mask));
-		if (e->mask == NULL) {
-			CORE_LOG_ERR("pipe '%s': out of memory (an entry's mask)", p->name);
-			err = DOCA_ERROR_NO_MEMORY;
-			goto fail;
-		}
-		*e->mask = attr->mask;
-		for (int i = 0; i < NIC_KEY_WORDS; i++)
-			e->match.w[i] = attr->match.w[i] & attr->mask.w[i];
-	}
-
-	struct nic_ctrl_table *retired = NULL;
-	pthread_mutex_lock(&p->lock);
-	if (!nic_pipe_alive(p)) {
-		err = DOCA_ERROR_INVALID_VALUE;
-	} else if (p->nr_live >= p->nr_entries) {
-		CORE_LOG_ERR("pipe '%s': full (%u entries)", p->name, p->nr_entries);
-		err = DOCA_ERROR_FULL;
-	} else if (p->type == NIC_PIPE_BASIC) {
-		if (basic_find(p, &e->match, e->hash)) {
-			CORE_LOG_ERR("pipe '%s': an entry with the same match exists", p->name);
-			err = DOCA_ERROR_ALREADY_EXIST;
-		} else {
-			_Atomic(struct nic_entry *) *head = &p->slots[e->hash & p->bucket_mask];
-			atomic_store_explicit(&e->next, atomic_load_explicit(head, memory_order_relaxed),
-					      memory_order_relaxed);
-			atomic_store_explicit(head, e, memory_order_release);
-		}
-	}
-	if (err == DOCA_SUCCESS) {
-		e->seq = p->next_seq++;
-		e->linked = true;
-		list_link(p, e);
-		if (p->type == NIC_PIPE_CONTROL) {
-			err = ctrl_rebuild(p, &retired);
-			if (err != DOCA_SUCCESS) {
-				list_unlink(p, e);
-				e->linked = false;
-			}
-		}
-	}
-	pthread_mutex_unlock(&p->lock);
-	if (err != DOCA_SUCCESS)
-		goto fail;
-	if (retired) {
-		nic_dp_synchronize();
-		free(retired);
-	}
-	*out = e;
-	return DOCA_SUCCESS;
-
-fail:
-	/* Never linked, or unlinked again under the lock before the datapath could see it. */
-	free(e->mask);
-	free(e);
-	return err;
+	if (p->type == NIC_PIPE_BASIC)
+		return basic_entry_add(p, attr, out);
+	return ctrl_entry_add(p, attr, out);
 }
 
 doca_error_t nic_entry_update(struct nic_entry *e, const struct nic_actions *actions, uint32_t ps_value,
@@ -501,6 +518,7 @@ doca_error_t nic_entry_update(struct nic_entry *e, const struct nic_actions *act
 			return DOCA_ERROR_INVALID_VALUE;
 		}
 	}
+	/* A private state: the new actions and value are published by one pointer. */
 	struct nic_entry_state *st = core_malloc(sizeof(*st));
 	if (st == NULL) {
 		CORE_LOG_ERR("pipe '%s': out of memory (an entry's new state)", p->name);
@@ -511,8 +529,9 @@ doca_error_t nic_entry_update(struct nic_entry *e, const struct nic_actions *act
 	struct nic_entry_state *old = atomic_exchange_explicit(&e->state, st, memory_order_acq_rel);
 	pthread_mutex_unlock(&p->lock);
 	nic_dp_synchronize();
-	if (old != &e->first_state)
-		free(old);
+	pthread_mutex_lock(&p->lock);
+	nic_state_put(p, old);
+	pthread_mutex_unlock(&p->lock);
 	return DOCA_SUCCESS;
 }
 
@@ -523,7 +542,8 @@ static doca_error_t entry_unlink(struct nic_pipe *p, struct nic_entry *e, struct
 	struct nic_ctrl_table *t = NULL;
 
 	*retired = NULL;
-	if (!e->linked)
+	uint32_t f = atomic_load_explicit(&e->flags, memory_order_relaxed);
+	if (!(f & NIC_EF_LINKED))
 		return DOCA_SUCCESS;
 	if (p->type == NIC_PIPE_CONTROL && (t = ctrl_table_alloc(p->nr_live)) == NULL)
 		return DOCA_ERROR_NO_MEMORY;
@@ -536,11 +556,13 @@ static doca_error_t entry_unlink(struct nic_pipe *p, struct nic_entry *e, struct
 		if (cur == e)
 			atomic_store_explicit(link, atomic_load_explicit(&e->next, memory_order_relaxed),
 					      memory_order_release);
-	} else if (p->type == NIC_PIPE_HASH) {
-		atomic_store_explicit(&p->slots[e->index], NULL, memory_order_release);
+	} else if (p->type == NIC_PIPE_CONTROL) {
+		ctrl_unlink(p, nic_ctrl_of(e));
 	}
-	list_unlink(p, e);
-	e->linked = false;
+	/* HASH: the slot stops being usable with this store (hash_usable reads it). */
+	atomic_store_explicit(&e->flags, f & ~NIC_EF_LINKED, memory_order_release);
+	assert(p->nr_live > 0);
+	p->nr_live--;
 	if (t != NULL)
 		ctrl_publish(p, t, retired);
 	return DOCA_SUCCESS;
@@ -564,28 +586,35 @@ doca_error_t nic_entry_remove(struct nic_entry *e)
 	return DOCA_SUCCESS;
 }
 
+/* Free a pool entry (lock held): its state reference, then its slot. */
+static void pool_entry_free(struct nic_pipe *p, struct nic_entry *e)
+{
+	nic_state_put(p, atomic_load_explicit(&e->state, memory_order_relaxed));
+	nic_slot_release(p, e);
+}
+
 void nic_entry_free(struct nic_entry *e)
 {
 	if (e == NULL)
 		return;
-	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_relaxed);
-	if (st != &e->first_state)
-		free(st);
-	free(e->mask);
 	struct nic_pipe *p = e->pipe;
-	if (in_pool(p, e)) {
-		/* Free again, and zero for the next add, under the lock that add checks the slot
-		 * with: an add at this index from another queue must not fill it mid-memset. */
-		pthread_mutex_lock(&p->lock);
-		memset(e, 0, p->pool_esize);
-		pthread_mutex_unlock(&p->lock);
-	} else {
-		free(e);
-	}
+	/* Under the lock an add at this slot from another queue checks it with. */
+	pthread_mutex_lock(&p->lock);
+	if (p->pool)
+		pool_entry_free(p, e);
+	else
+		nic_state_put(p, atomic_load_explicit(&e->state, memory_order_relaxed));
+	pthread_mutex_unlock(&p->lock);
+	if (!p->pool)
+		free(nic_ctrl_of(e));
 }
 
 doca_error_t nic_entry_counter_read(const struct nic_entry *e, uint64_t *pkts, uint64_t *bytes)
 {
+	if (atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT) {
+		nic_entry_cells_read(e->pipe, e, pkts, bytes);
+		return DOCA_SUCCESS;
+	}
 	if (e->cnt == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
 	nic_counter_read(e->cnt, pkts, bytes);
@@ -599,7 +628,7 @@ struct nic_pipe *nic_entry_pipe(const struct nic_entry *e)
 
 uint32_t nic_entry_index(const struct nic_entry *e)
 {
-	return e->index;
+	return e->pipe->type == NIC_PIPE_HASH ? e->index : 0;
 }
 
 void nic_pipe_destroy(struct nic_pipe *p)
@@ -614,24 +643,37 @@ void nic_pipe_destroy(struct nic_pipe *p)
 		assert(err == DOCA_SUCCESS);
 		(void)err;
 	}
-	struct nic_entry *list = p->entries;
-	for (struct nic_entry *e = list; e; e = e->list_next) {
-		if (p->type == NIC_PIPE_HASH)
-			atomic_store_explicit(&p->slots[e->index], NULL, memory_order_release);
-		e->linked = false;
+	/* The linked entries go with the pipe; removed ones are still their owner's to free. */
+	struct nic_ctrl_entry *list = p->entries;
+	uint32_t end = p->pool ? (p->type == NIC_PIPE_BASIC ? p->pool_hw : p->pool_n) : 0;
+	for (uint32_t i = p->pool ? nic_slot_next_used(p, 0) : end; i < end; i = nic_slot_next_used(p, i + 1)) {
+		uint32_t f = atomic_load_explicit(&p->pool[i].flags, memory_order_relaxed);
+		if (f & NIC_EF_LINKED)
+			atomic_store_explicit(&p->pool[i].flags, (f & ~NIC_EF_LINKED) | NIC_EF_DESTROYED,
+					      memory_order_release);
 	}
+	for (struct nic_ctrl_entry *c = list; c; c = c->list_next)
+		atomic_fetch_and_explicit(&c->e.flags, ~NIC_EF_LINKED, memory_order_release);
 	if (p->type == NIC_PIPE_BASIC)
 		for (uint32_t i = 0; i <= p->bucket_mask; i++)
-			atomic_store_explicit(&p->slots[i], NULL, memory_order_release);
+			if (atomic_load_explicit(&p->slots[i], memory_order_relaxed))
+				atomic_store_explicit(&p->slots[i], NULL, memory_order_release);
 	struct nic_ctrl_table *t = atomic_exchange_explicit(&p->ctrl, NULL, memory_order_acq_rel);
 	p->entries = NULL;
 	p->nr_live = 0;
 	pthread_mutex_unlock(&p->lock);
 	nic_dp_synchronize();
 	free(t);
+	/* Those this destroy unlinked: flagged USED and no longer LINKED, but only the
+	 * ones it saw linked (the others were removed, their owners free them). */
+	pthread_mutex_lock(&p->lock);
+	for (uint32_t i = p->pool ? nic_slot_next_used(p, 0) : end; i < end; i = nic_slot_next_used(p, i + 1))
+		if (atomic_load_explicit(&p->pool[i].flags, memory_order_relaxed) & NIC_EF_DESTROYED)
+			pool_entry_free(p, &p->pool[i]);
+	pthread_mutex_unlock(&p->lock);
 	while (list) {
-		struct nic_entry *next = list->list_next;
-		nic_entry_free(list);
+		struct nic_ctrl_entry *next = list->list_next;
+		nic_entry_free(&list->e);
 		list = next;
 	}
 }
@@ -646,8 +688,9 @@ void nic_pipes_free_all(void)
 		struct nic_pipe *next = p->all_next;
 		nic_pipe_destroy(p);
 		free(atomic_load_explicit(&p->fwd_miss, memory_order_relaxed));
-		free((void *)p->slots);
-		free(p->pool);
+		nic_lazy_free((void *)p->slots, p->slots ? ((size_t)p->bucket_mask + 1) * sizeof(*p->slots) : 0);
+		nic_pool_free(p);
+		nic_states_free_all(p);
 		pthread_mutex_destroy(&p->lock);
 		free(p);
 		p = next;
@@ -666,26 +709,29 @@ static inline doca_error_t hash_op_run(struct nic_pipe *p, const struct nic_hash
 {
 	if (op->index >= p->nr_entries)
 		return DOCA_ERROR_INVALID_VALUE;
-	struct nic_entry *e = atomic_load_explicit(&p->slots[op->index], memory_order_acquire);
-	if (e == NULL)
+	struct nic_entry *e = &p->pool[op->index];
+	if (!(atomic_load_explicit(&e->flags, memory_order_acquire) & NIC_EF_LINKED))
 		return DOCA_ERROR_NOT_FOUND;
 	switch (op->type) {
 	case NIC_HASH_OP_ENABLE:
-		atomic_store_explicit(&e->enabled, true, memory_order_release);
+		atomic_fetch_or_explicit(&e->flags, NIC_EF_ENABLED, memory_order_release);
 		return DOCA_SUCCESS;
 	case NIC_HASH_OP_DISABLE:
 		if (identity)
 			return DOCA_ERROR_NOT_SUPPORTED;
-		atomic_store_explicit(&e->enabled, false, memory_order_release);
+		atomic_fetch_and_explicit(&e->flags, ~NIC_EF_ENABLED, memory_order_release);
 		return DOCA_SUCCESS;
-	case NIC_HASH_OP_REPLACE:
+	case NIC_HASH_OP_REPLACE: {
 		if (ps_bits == 0)
 			return DOCA_ERROR_NOT_SUPPORTED;
 		if (ps_bits < 64 && op->value >> ps_bits)
 			return DOCA_ERROR_INVALID_VALUE;
-		atomic_store_explicit(&atomic_load_explicit(&e->state, memory_order_relaxed)->ps_value,
-				      (uint32_t)op->value, memory_order_release);
+		/* The value lives in the entry (interned state) or in its private state. */
+		struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_relaxed);
+		atomic_store_explicit(st->val_in_entry ? &e->val : &st->ps_value, (uint32_t)op->value,
+				      memory_order_release);
 		return DOCA_SUCCESS;
+	}
 	default:
 		return DOCA_ERROR_INVALID_VALUE;
 	}
@@ -711,7 +757,7 @@ void nic_hash_exec(struct nic_pipe *p, struct nic_hash_op *ops, uint32_t n)
 	/* The entries of a burst are independent lines, mostly out of L1: start them all. */
 	for (uint32_t i = 0; i < n; i++)
 		if (ops[i].index < p->nr_entries)
-			__builtin_prefetch(atomic_load_explicit(&p->slots[ops[i].index], memory_order_relaxed), 1);
+			__builtin_prefetch(&p->pool[ops[i].index], 1);
 	for (uint32_t i = 0; i < n; i++) {
 		ops[i].result = hash_op_run(p, &ops[i], ps_bits, identity);
 		changed |= ops[i].result == DOCA_SUCCESS;
@@ -730,8 +776,8 @@ static doca_error_t hash_entry_lock(const struct nic_pipe *cp, uint32_t index, s
 	if (!hash_pipe_live(p) || index >= p->nr_entries)
 		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&p->lock);
-	*e = atomic_load_explicit(&p->slots[index], memory_order_acquire);
-	if (*e == NULL) {
+	*e = &p->pool[index];
+	if (!(atomic_load_explicit(&(*e)->flags, memory_order_acquire) & NIC_EF_LINKED)) {
 		pthread_mutex_unlock(&p->lock);
 		return DOCA_ERROR_NOT_FOUND;
 	}
@@ -745,10 +791,11 @@ doca_error_t nic_hash_entry_state(const struct nic_pipe *p, uint32_t index, bool
 	if (err != DOCA_SUCCESS)
 		return err;
 	if (enabled)
-		*enabled = atomic_load_explicit(&e->enabled, memory_order_acquire);
-	if (ps_value)
-		*ps_value = atomic_load_explicit(&atomic_load_explicit(&e->state, memory_order_relaxed)->ps_value,
-						 memory_order_acquire);
+		*enabled = atomic_load_explicit(&e->flags, memory_order_acquire) & NIC_EF_ENABLED;
+	if (ps_value) {
+		struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_relaxed);
+		*ps_value = atomic_load_explicit(st->val_in_entry ? &e->val : &st->ps_value, memory_order_acquire);
+	}
 	pthread_mutex_unlock(&((struct nic_pipe *)p)->lock);
 	return DOCA_SUCCESS;
 }
@@ -759,10 +806,8 @@ doca_error_t nic_hash_entry_counter_read(const struct nic_pipe *p, uint32_t inde
 	doca_error_t err = hash_entry_lock(p, index, &e);
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (e->cnt == NULL)
+	if (nic_entry_counter_read(e, pkts, bytes) != DOCA_SUCCESS)
 		err = DOCA_ERROR_NOT_FOUND;
-	else
-		nic_counter_read(e->cnt, pkts, bytes);
 	pthread_mutex_unlock(&((struct nic_pipe *)p)->lock);
 	return err;
 }

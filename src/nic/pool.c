@@ -1,0 +1,300 @@
+/*
+ * pool.c - where the entries of BASIC and HASH pipes live: one 64-byte slot per entry in
+ * a per-pipe pool (a HASH pipe's slot is the entry's index; a BASIC pipe hands slots out
+ * in order and reuses freed ones), the own counters' cells in one array per counter
+ * shard, a BASIC pipe's further match words, and a bitmap of the slots in use, which
+ * the control side walks instead of linking the entries into lists.
+ *
+ * All of it is mapped lazily (anonymous, MAP_NORESERVE): creating a pipe of any size
+ * commits no memory and writes nothing; the pages entries, packets and counters touch
+ * are committed when they touch them. A shard's cells are only committed once a
+ * datapath thread owning that shard counts on the pipe.
+ *
+ * Also the interning of entry states (one per distinct actions and fwd per pipe).
+ * Everything here that changes runs under the pipe lock.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <core/core.h>
+
+#include "nic_internal.h"
+
+DOCA_LOG_REGISTER(NIC::POOL);
+
+void *nic_lazy_alloc(size_t size)
+{
+	if (size == 0)
+		size = 1;
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	/* Big tables: a fault per 2 MiB and fewer TLB misses per packet. */
+	if (size >= (4u << 20))
+		(void)madvise(m, size, MADV_HUGEPAGE);
+	return m;
+}
+
+void nic_lazy_free(void *mem, size_t size)
+{
+	if (mem)
+		munmap(mem, size ? size : 1);
+}
+
+static size_t bitmap_bytes(uint32_t n)
+{
+	return ((size_t)n + 63) / 64 * 8;
+}
+
+doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
+{
+	p->pool_n = nslots;
+	p->pool = nic_lazy_alloc((size_t)nslots * sizeof(struct nic_entry));
+	p->used = nic_lazy_alloc(bitmap_bytes(nslots));
+	bool ok = p->pool && p->used;
+	for (int s = 0; s < NIC_CNT_SHARDS; s++) {
+		p->cells[s] = nic_lazy_alloc((size_t)nslots * sizeof(struct nic_cnt_cell));
+		ok = ok && p->cells[s];
+	}
+	if (p->type == NIC_PIPE_BASIC && p->nr_entry_words > 1) {
+		p->bmatch = nic_lazy_alloc((size_t)nslots * p->nr_entry_words * sizeof(uint64_t));
+		ok = ok && p->bmatch;
+	}
+	if (!ok) {
+		nic_pool_free(p);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	return DOCA_SUCCESS;
+}
+
+void nic_pool_free(struct nic_pipe *p)
+{
+	nic_lazy_free(p->pool, (size_t)p->pool_n * sizeof(struct nic_entry));
+	nic_lazy_free(p->used, bitmap_bytes(p->pool_n));
+	for (int s = 0; s < NIC_CNT_SHARDS; s++)
+		nic_lazy_free(p->cells[s], (size_t)p->pool_n * sizeof(struct nic_cnt_cell));
+	nic_lazy_free(p->bmatch, (size_t)p->pool_n * p->nr_entry_words * sizeof(uint64_t));
+	p->pool = NULL;
+	p->used = NULL;
+	p->bmatch = NULL;
+	memset(p->cells, 0, sizeof(p->cells));
+}
+
+bool nic_slot_used(const struct nic_pipe *p, uint32_t slot)
+{
+	return p->used[slot / 64] >> (slot % 64) & 1;
+}
+
+void nic_slot_mark(struct nic_pipe *p, uint32_t slot, bool used)
+{
+	if (used)
+		p->used[slot / 64] |= 1ull << (slot % 64);
+	else
+		p->used[slot / 64] &= ~(1ull << (slot % 64));
+}
+
+uint32_t nic_slot_next_used(const struct nic_pipe *p, uint32_t from)
+{
+	uint32_t end = p->type == NIC_PIPE_BASIC ? p->pool_hw : p->pool_n;
+	while (from < end) {
+		uint64_t w = p->used[from / 64] >> (from % 64);
+		if (w)
+			return from + (uint32_t)__builtin_ctzll(w) < end ? from + (uint32_t)__builtin_ctzll(w) : end;
+		from = (from / 64 + 1) * 64;
+	}
+	return end;
+}
+
+struct nic_entry *nic_slot_take(struct nic_pipe *p)
+{
+	struct nic_entry *e = p->pool_free;
+	if (e) {
+		p->pool_free = atomic_load_explicit(&e->next, memory_order_relaxed);
+		atomic_store_explicit(&e->next, NULL, memory_order_relaxed);
+		return e;
+	}
+	if (p->pool_hw >= p->pool_n)
+		return NULL;
+	return &p->pool[p->pool_hw++];
+}
+
+void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
+{
+	uint32_t slot = (uint32_t)(e - p->pool);
+	for (int s = 0; s < NIC_CNT_SHARDS; s++)
+		if (p->cells[s][slot].pkts || p->cells[s][slot].bytes) /* untouched pages stay so */
+			memset(&p->cells[s][slot], 0, sizeof(p->cells[s][slot]));
+	/* Field by field: a HASH lookup may read the flags of any slot at any time. */
+	atomic_store_explicit(&e->flags, 0, memory_order_relaxed);
+	atomic_store_explicit(&e->state, NULL, memory_order_relaxed);
+	atomic_store_explicit(&e->val, 0, memory_order_relaxed);
+	atomic_store_explicit(&e->next, NULL, memory_order_relaxed);
+	e->match0 = 0;
+	e->cnt = NULL;
+	e->pipe = NULL;
+	e->index = e->hash = 0;
+	e->seq = 0;
+	nic_slot_mark(p, slot, false);
+	if (p->type == NIC_PIPE_BASIC) {
+		atomic_store_explicit(&e->next, p->pool_free, memory_order_relaxed);
+		p->pool_free = e;
+	}
+}
+
+void nic_entry_cells_read(const struct nic_pipe *p, const struct nic_entry *e, uint64_t *pkts, uint64_t *bytes)
+{
+	uint64_t tp = 0, tb = 0;
+	for (uint32_t s = 0; s < NIC_CNT_SHARDS; s++) {
+		const struct nic_cnt_cell *c = nic_entry_cell(p, e, s);
+		tp += __atomic_load_n(&c->pkts, __ATOMIC_RELAXED);
+		tb += __atomic_load_n(&c->bytes, __ATOMIC_RELAXED);
+	}
+	*pkts = tp;
+	*bytes = tb;
+}
+
+void nic_entry_match_key(const struct nic_pipe *p, const struct nic_entry *e, struct nic_key *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (p->type == NIC_PIPE_CONTROL) {
+		*out = nic_ctrl_of(e)->match;
+		return;
+	}
+	if (p->type != NIC_PIPE_BASIC || p->nr_entry_words == 0)
+		return;
+	if (p->nr_entry_words == 1) {
+		out->w[p->entry_words[0]] = e->match0;
+		return;
+	}
+	const uint64_t *row = nic_entry_words(p, e);
+	for (uint32_t i = 0; i < p->nr_entry_words; i++)
+		out->w[p->entry_words[i]] = row[i];
+}
+
+/* ------------------------------------------------------------------ interned states */
+
+/* The intern key of actions a on pipe p: only the fields a sets, and, on a pipe without
+ * a path-selector field, no L4 port values (the entry keeps those, nic_entry.val). */
+static void intern_key(const struct nic_pipe *p, const struct nic_actions *a, struct nic_actions *k)
+{
+	memset(k, 0, sizeof(*k));
+	uint32_t f = a->fields;
+	k->fields = f;
+	if (p->ps_field >= 0) {
+		k->l4_src = f & (1u << NIC_AF_L4_SRC) ? a->l4_src : 0;
+		k->l4_dst = f & (1u << NIC_AF_L4_DST) ? a->l4_dst : 0;
+	}
+	if (f & (1u << NIC_AF_ETH_SRC))
+		memcpy(k->eth_src, a->eth_src, 6);
+	if (f & (1u << NIC_AF_ETH_DST))
+		memcpy(k->eth_dst, a->eth_dst, 6);
+	if (f & (1u << NIC_AF_IP4_SRC))
+		k->ip4_src = a->ip4_src;
+	if (f & (1u << NIC_AF_IP4_DST))
+		k->ip4_dst = a->ip4_dst;
+	if (f & (1u << NIC_AF_IP_TTL))
+		k->ttl = a->ttl;
+	if (f & (1u << NIC_AF_IP6_SRC))
+		memcpy(k->ip6_src, a->ip6_src, 16);
+	if (f & (1u << NIC_AF_IP6_DST))
+		memcpy(k->ip6_dst, a->ip6_dst, 16);
+	for (int m = 0; m <= NIC_META_SCRATCH; m++)
+		if (f & (1u << (NIC_AF_META + m)))
+			k->meta[m] = a->meta[m];
+}
+
+static uint32_t intern_hash(const struct nic_actions *k, const struct nic_fwd *fwd)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull, w;
+	const uint8_t *b = (const uint8_t *)k;
+	for (size_t i = 0; i + 8 <= sizeof(*k); i += 8) {
+		memcpy(&w, b + i, 8);
+		h = nic_mix64(h ^ w);
+	}
+	h = nic_mix64(h ^ (uint64_t)fwd->type ^ (uint64_t)fwd->port_id << 8 ^ (uint64_t)(uintptr_t)fwd->pipe << 16);
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static bool fwd_eq(const struct nic_fwd *a, const struct nic_fwd *b)
+{
+	return a->type == b->type && a->port_id == b->port_id && a->pipe == b->pipe;
+}
+
+static doca_error_t intern_grow(struct nic_pipe *p)
+{
+	uint32_t n = p->intern ? (p->intern_mask + 1) * 2 : 64;
+	struct nic_entry_state **t = core_calloc(n, sizeof(*t));
+	if (t == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	for (uint32_t i = 0; p->intern && i <= p->intern_mask; i++)
+		for (struct nic_entry_state *s = p->intern[i], *next; s; s = next) {
+			next = s->intern_next;
+			s->intern_next = t[s->hash & (n - 1)];
+			t[s->hash & (n - 1)] = s;
+		}
+	free(p->intern);
+	p->intern = t;
+	p->intern_mask = n - 1;
+	return DOCA_SUCCESS;
+}
+
+struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actions *a, const struct nic_fwd *fwd,
+				      uint32_t ps_value, uint32_t *val)
+{
+	struct nic_actions k;
+	intern_key(p, a, &k);
+	*val = p->ps_field >= 0 ? ps_value : nic_l4_set_word(a);
+	uint32_t h = intern_hash(&k, fwd);
+	if (p->intern) {
+		for (struct nic_entry_state *s = p->intern[h & p->intern_mask]; s; s = s->intern_next)
+			if (s->hash == h && fwd_eq(&s->fwd, fwd) && memcmp(&s->actions, &k, sizeof(k)) == 0) {
+				s->refs++;
+				return s;
+			}
+	}
+	if ((p->intern == NULL || p->nr_interned > p->intern_mask) && intern_grow(p) != DOCA_SUCCESS)
+		return NULL;
+	struct nic_entry_state *s = core_malloc(sizeof(*s));
+	if (s == NULL)
+		return NULL;
+	nic_entry_state_init(s, &k, fwd, 0);
+	s->val_in_entry = true;
+	s->refs = 1;
+	s->hash = h;
+	s->intern_next = p->intern[h & p->intern_mask];
+	p->intern[h & p->intern_mask] = s;
+	p->nr_interned++;
+	return s;
+}
+
+void nic_state_put(struct nic_pipe *p, struct nic_entry_state *s)
+{
+	if (s == NULL)
+		return;
+	if (!s->val_in_entry) { /* a private state (an update's) */
+		free(s);
+		return;
+	}
+	if (--s->refs)
+		return;
+	/* No entry refers to it, and every one that did was freed after a grace period. */
+	struct nic_entry_state **link = &p->intern[s->hash & p->intern_mask];
+	while (*link != s)
+		link = &(*link)->intern_next;
+	*link = s->intern_next;
+	p->nr_interned--;
+	free(s);
+}
+
+void nic_states_free_all(struct nic_pipe *p)
+{
+	for (uint32_t i = 0; p->intern && i <= p->intern_mask; i++)
+		for (struct nic_entry_state *s = p->intern[i], *next; s; s = next) {
+			next = s->intern_next;
+			free(s);
+		}
+	free(p->intern);
+	p->intern = NULL;
+	p->nr_interned = 0;
+}
