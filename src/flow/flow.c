@@ -497,6 +497,8 @@ void flow_pipe_report(struct core_json *j, void *arg)
 	core_json_u64(j, pp->port->id);
 	core_json_key(j, "entries");
 	core_json_u64(j, nic_pipe_nr_live_entries(pp->nic));
+	core_json_key(j, "lookup");
+	core_json_str(j, nic_pipe_lookup_path(pp->nic));
 	if (nic_pipe_miss_read(pp->nic, &mp, &mb) == DOCA_SUCCESS) {
 		core_json_key(j, "miss_pkts");
 		core_json_u64(j, mp);

@@ -1,124 +1,22 @@
 /*
  * datapath.c - the packet path: a burst is parsed once into keys, the root-pipe lookup
- * is done for the whole burst with prefetches (bucket, then entry, then its state), and
+ * is done for the whole burst with prefetches (bucket, then entry, then its counter), and
  * each packet then walks pipe -> fwd -> pipe, bumping counters and rewriting headers in
  * place. No allocation and no lock: entry state is read with acquire loads, and the
  * burst is bracketed by nic_dp_enter/exit so control paths can wait for a grace period.
  */
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <core/core.h>
 
+#include "dp_rewrite.h"
 #include "nic_internal.h"
 
 DOCA_LOG_REGISTER(NIC::DATAPATH);
 
-/* ------------------------------------------------------------------ grace periods */
-
-#define DP_MAX_THREADS 256
-
-/* One per datapath thread; odd seq = inside a burst. Padded: each is written per burst. */
-struct dp_slot {
-	_Alignas(64) _Atomic uint64_t seq;
-	_Atomic bool used;
-	uint32_t shard; /* counter shard of the thread */
-};
-
-static struct dp_slot dp_slots[DP_MAX_THREADS];
-/* Slots ever used are below this: a grace period scans only them (each is a cache line). */
-static _Atomic int dp_slots_hw;
-/* Counter shards 0 .. NIC_CNT_SHARDS - 2 owned by a thread (bit set); the last is shared. */
-static _Atomic uint32_t dp_shards_owned;
-static _Thread_local int dp_me = -1;
-static pthread_key_t dp_key;
-static pthread_once_t dp_once = PTHREAD_ONCE_INIT;
-
-static void dp_thread_exit(void *arg)
-{
-	struct dp_slot *s = arg;
-	atomic_store_explicit(&s->seq, 0, memory_order_release);
-	/* Release: the next owner of the shard sees every count this thread wrote. */
-	if (s->shard < NIC_CNT_SHARDS - 1)
-		atomic_fetch_and_explicit(&dp_shards_owned, ~(1u << s->shard), memory_order_release);
-	atomic_store_explicit(&s->used, false, memory_order_release);
-}
-
-static void dp_key_init(void)
-{
-	pthread_key_create(&dp_key, dp_thread_exit);
-}
-
-static int dp_register(void)
-{
-	pthread_once(&dp_once, dp_key_init);
-	for (int i = 0; i < DP_MAX_THREADS; i++) {
-		bool expected = false;
-		if (atomic_compare_exchange_strong(&dp_slots[i].used, &expected, true)) {
-			atomic_store_explicit(&dp_slots[i].seq, 0, memory_order_relaxed);
-			pthread_setspecific(dp_key, &dp_slots[i]);
-			dp_me = i;
-			int hw = atomic_load_explicit(&dp_slots_hw, memory_order_relaxed);
-			while (hw <= i && !atomic_compare_exchange_weak(&dp_slots_hw, &hw, i + 1))
-				;
-			dp_slots[i].shard = NIC_CNT_SHARDS - 1;
-			for (uint32_t sh = 0; sh < NIC_CNT_SHARDS - 1; sh++) {
-				uint32_t bit = 1u << sh;
-				if (!(atomic_fetch_or_explicit(&dp_shards_owned, bit, memory_order_acquire) & bit)) {
-					dp_slots[i].shard = sh;
-					break;
-				}
-			}
-			return i;
-		}
-	}
-	/* More datapath threads than slots: fail loudly rather than run unprotected. */
-	CORE_LOG_CRIT("more than %d datapath threads", DP_MAX_THREADS);
-	abort();
-}
-
-uint32_t nic_dp_enter(void)
-{
-	int me = dp_me >= 0 ? dp_me : dp_register();
-	struct dp_slot *s = &dp_slots[me];
-	atomic_store_explicit(&s->seq, atomic_load_explicit(&s->seq, memory_order_relaxed) + 1, memory_order_relaxed);
-	/* Order the odd seq before every load of pipe state (pairs with synchronize's fence). */
-	atomic_thread_fence(memory_order_seq_cst);
-	return s->shard;
-}
-
-void nic_dp_exit(void)
-{
-	struct dp_slot *s = &dp_slots[dp_me];
-	atomic_store_explicit(&s->seq, atomic_load_explicit(&s->seq, memory_order_relaxed) + 1, memory_order_release);
-}
-
-void nic_dp_synchronize(void)
-{
-	atomic_thread_fence(memory_order_seq_cst);
-	int hw = atomic_load_explicit(&dp_slots_hw, memory_order_acquire);
-	for (int i = 0; i < hw; i++) {
-		if (i == dp_me || !atomic_load_explicit(&dp_slots[i].used, memory_order_acquire))
-			continue;
-		uint64_t s = atomic_load_explicit(&dp_slots[i].seq, memory_order_acquire);
-		if (!(s & 1))
-			continue;
-		for (unsigned spins = 0; atomic_load_explicit(&dp_slots[i].seq, memory_order_acquire) == s; spins++)
-			if (spins > 64)
-				sched_yield();
-	}
-}
-
 /* ------------------------------------------------------------------ per-burst context */
 
-struct pkt {
-	uint8_t *data;
-	uint32_t len;
-	bool common_shape; /* nic_parse_fast's shape: UDP or TCP with its whole header */
-	struct nic_hdr_off off;
-	struct nic_key key;
-};
 
 struct burst_acc {
 	uint16_t in_port;
@@ -150,224 +48,6 @@ static inline uint64_t dp_rand(void)
 	return rng_state * 0x2545f4914f6cdd1dull;
 }
 
-/* ------------------------------------------------------------------ header rewrites */
-
-#define L4_FIELDS ((1u << NIC_AF_L4_SRC) | (1u << NIC_AF_L4_DST))
-
-static inline uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline void wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-/* RFC 1624 incremental update of the checksum at c for 16-bit words old -> new. */
-static inline void csum_update(uint8_t *c, const uint8_t *old, const uint8_t *new, uint32_t nwords, bool udp)
-{
-	uint16_t hc = rd16(c);
-	if (udp && hc == 0)
-		return; /* UDP over IPv4 without a checksum stays without one */
-	uint32_t s = (uint16_t)~hc;
-	for (uint32_t i = 0; i < nwords; i++)
-		s += (uint16_t)~rd16(old + 2 * i) + rd16(new + 2 * i);
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	uint16_t r = (uint16_t)~s;
-	if (udp && r == 0)
-		r = 0xffff;
-	wr16(c, r);
-}
-
-/* The L4 checksum field of the packet, or NULL when it has none we maintain. */
-static inline uint8_t *l4_csum(struct pkt *p, bool *udp)
-{
-	if (!p->off.l4)
-		return NULL;
-	*udp = p->off.l4_type == NIC_L4_META_UDP;
-	if (p->off.l4_type == NIC_L4_META_TCP && p->len >= p->off.l4 + 18u)
-		return p->data + p->off.l4 + 16;
-	if (p->off.l4_type == NIC_L4_META_UDP && p->len >= p->off.l4 + 8u)
-		return p->data + p->off.l4 + 6;
-	/* ICMPv6, unlike ICMPv4, sums the IPv6 pseudo-header: address rewrites must fix it. */
-	if (p->off.l4_type == NIC_L4_META_ICMP && p->off.l3_type == NIC_L3_META_IPV6 && p->len >= p->off.l4 + 4u)
-		return p->data + p->off.l4 + 2;
-	return NULL;
-}
-
-/* Rewrite bytes of an address that the pseudo-header covers (IPv4/IPv6 src/dst). */
-static void rewrite_addr(struct pkt *p, uint32_t pkt_off, uint32_t key_off, const uint8_t *val, uint32_t n, bool v4)
-{
-	uint8_t *f = p->data + pkt_off;
-	bool udp = false;
-	uint8_t *l4c = l4_csum(p, &udp);
-	if (v4)
-		csum_update(p->data + p->off.l3 + 10, f, val, n / 2, false);
-	if (l4c)
-		csum_update(l4c, f, val, n / 2, udp);
-	memcpy(f, val, n);
-	memcpy(p->key.b + key_off, val, n);
-}
-
-/* All the rewrites of a (set: the L4 ports word they write, nic_l4_set_word's form). */
-static void apply_actions(struct pkt *p, const struct nic_actions *a, uint32_t set, int ps_field, uint32_t ps)
-{
-	uint32_t f = a->fields;
-	if (ps_field >= 0)
-		f |= 1u << ps_field;
-	if (NIC_LIKELY(f == 0))
-		return;
-	bool v4 = p->off.l3_type == NIC_L3_META_IPV4, v6 = p->off.l3_type == NIC_L3_META_IPV6;
-	if (f & (1u << NIC_AF_ETH_DST)) {
-		memcpy(p->data, a->eth_dst, 6);
-		memcpy(p->key.b + NIC_K_ETH_DST, a->eth_dst, 6);
-	}
-	if (f & (1u << NIC_AF_ETH_SRC)) {
-		memcpy(p->data + 6, a->eth_src, 6);
-		memcpy(p->key.b + NIC_K_ETH_SRC, a->eth_src, 6);
-	}
-	if (v4 && (f & (3u << NIC_AF_IP4_SRC))) {
-		uint32_t src = ps_field == NIC_AF_IP4_SRC ? __builtin_bswap32(ps) : a->ip4_src;
-		uint32_t dst = ps_field == NIC_AF_IP4_DST ? __builtin_bswap32(ps) : a->ip4_dst;
-		if (f & (1u << NIC_AF_IP4_SRC))
-			rewrite_addr(p, p->off.l3 + 12u, NIC_K_IP_SRC, (const uint8_t *)&src, 4, true);
-		if (f & (1u << NIC_AF_IP4_DST))
-			rewrite_addr(p, p->off.l3 + 16u, NIC_K_IP_DST, (const uint8_t *)&dst, 4, true);
-	}
-	if (v6 && (f & (1u << NIC_AF_IP6_SRC)))
-		rewrite_addr(p, p->off.l3 + 8u, NIC_K_IP_SRC, a->ip6_src, 16, false);
-	if (v6 && (f & (1u << NIC_AF_IP6_DST)))
-		rewrite_addr(p, p->off.l3 + 24u, NIC_K_IP_DST, a->ip6_dst, 16, false);
-	if (f & (1u << NIC_AF_IP_TTL)) {
-		uint8_t ttl = ps_field == NIC_AF_IP_TTL ? (uint8_t)ps : a->ttl;
-		if (v4) {
-			uint8_t *h = p->data + p->off.l3;
-			uint8_t nw[2] = {ttl, h[9]};
-			csum_update(h + 10, h + 8, nw, 1, false);
-			h[8] = ttl;
-		} else if (v6) {
-			p->data[p->off.l3 + 7] = ttl;
-		}
-		if (v4 || v6)
-			p->key.b[NIC_K_IP_TTL] = ttl;
-	}
-	if ((f & (3u << NIC_AF_L4_SRC)) && p->off.l4 &&
-	    (p->off.l4_type == NIC_L4_META_TCP || p->off.l4_type == NIC_L4_META_UDP)) {
-		uint8_t *ports = p->data + p->off.l4;
-		uint8_t nw[4];
-		memcpy(nw, ports, 4);
-		if (f & (1u << NIC_AF_L4_SRC)) {
-			uint16_t v = ps_field == NIC_AF_L4_SRC ? __builtin_bswap16((uint16_t)ps) : (uint16_t)set;
-			memcpy(nw, &v, 2);
-		}
-		if (f & (1u << NIC_AF_L4_DST)) {
-			uint16_t v = ps_field == NIC_AF_L4_DST ? __builtin_bswap16((uint16_t)ps) : (uint16_t)(set >> 16);
-			memcpy(nw + 2, &v, 2);
-		}
-		bool udp = false;
-		uint8_t *c = l4_csum(p, &udp);
-		if (c)
-			csum_update(c, ports, nw, 2, udp);
-		memcpy(ports, nw, 4);
-		memcpy(p->key.b + NIC_K_L4_SRC, nw, 4);
-	}
-	for (int m = 0; (f >> NIC_AF_META) && m <= NIC_META_SCRATCH; m++) { /* most actions set no meta */
-		if (f & (1u << (NIC_AF_META + m))) {
-			uint32_t v = ps_field == NIC_AF_META + m ? __builtin_bswap32(ps) : a->meta[m];
-			memcpy(p->key.b + NIC_K_META + 4 * m, &v, 4);
-		}
-	}
-}
-
-/*
- * RFC 1624 update of checksum hc for one 32-bit word old -> new, all three as stored in
- * the frame. The ones'-complement sum does not depend on byte order (RFC 1071), so the
- * words are summed as loaded, 32 bits at a time, without swapping.
- */
-static inline uint16_t csum_replace32(uint16_t hc, uint32_t old, uint32_t new)
-{
-	uint64_t s = (uint64_t)(uint16_t)~hc + (uint32_t)~old + new;
-	s = (s & 0xffffffffu) + (s >> 32);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)~s;
-}
-
-/*
- * apply_actions restricted to L4 port rewrites (the usual per-entry action), on the two
- * ports as one word (bytes 0-1 source, 2-3 destination, as in the frame): the new word
- * is (old & keep) | set. Same bytes and checksum rule as apply_actions (RFC 1624, a UDP
- * zero checksum kept, a UDP result of 0 written as 0xffff). t: NIC_L4_META_TCP or _UDP; has_csum:
- * the frame holds the checksum field. Returns the new ports word.
- */
-static inline uint32_t l4_ports_store(uint8_t *ports, uint32_t t, bool has_csum, uint32_t keep, uint32_t set)
-{
-	uint32_t old;
-	memcpy(&old, ports, 4);
-	uint32_t nw = (old & keep) | set;
-	uint32_t csum_off = t == NIC_L4_META_UDP ? 6 : 16;
-	if (has_csum) {
-		uint16_t hc;
-		memcpy(&hc, ports + csum_off, 2);
-		if (!(t == NIC_L4_META_UDP && hc == 0)) {
-			uint16_t r = csum_replace32(hc, old, nw);
-			if (t == NIC_L4_META_UDP && r == 0)
-				r = 0xffff;
-			memcpy(ports + csum_off, &r, 2);
-		}
-	}
-	memcpy(ports, &nw, 4);
-	return nw;
-}
-
-/* l4_ports_store on a parsed packet (keep, set: the entry's), which also updates its
- * key; a path-selector value on a port field replaces the entry's value for that port. */
-static inline void l4_ports_rewrite(struct pkt *p, uint32_t keep, uint32_t set, int ps_field, uint32_t ps)
-{
-	uint32_t t = p->off.l4_type;
-	if (!p->common_shape && (!p->off.l4 || (t != NIC_L4_META_TCP && t != NIC_L4_META_UDP)))
-		return;
-	if (ps_field == NIC_AF_L4_SRC) {
-		keep &= 0xffff0000u;
-		set = (set & 0xffff0000u) | __builtin_bswap16((uint16_t)ps);
-	} else if (ps_field == NIC_AF_L4_DST) {
-		keep &= 0x0000ffffu;
-		set = (set & 0x0000ffffu) | (uint32_t)__builtin_bswap16((uint16_t)ps) << 16;
-	}
-	bool has_csum = p->common_shape || p->len >= p->off.l4 + (t == NIC_L4_META_UDP ? 8u : 18u);
-	uint32_t nw = l4_ports_store(p->data + p->off.l4, t, has_csum, keep, set);
-	memcpy(p->key.b + NIC_K_L4_SRC, &nw, 4);
-}
-
-/* The L4 ports word entry e with state st writes (see struct nic_entry_state). */
-static inline uint32_t entry_l4_set(const struct nic_entry *e, const struct nic_entry_state *st, int ps_field)
-{
-	return st->val_in_entry && ps_field < 0 ? atomic_load_explicit(&e->val, memory_order_relaxed) : st->l4_set;
-}
-
-/* The path-selector value of entry e with state st (a pipe with a ps field). */
-static inline uint32_t entry_ps(const struct nic_entry *e, const struct nic_entry_state *st)
-{
-	return atomic_load_explicit(st->val_in_entry ? &e->val : &st->ps_value, memory_order_relaxed);
-}
-
-/* The actions of entry e, state st (and the pipe's path-selector field) on packet p. */
-static inline __attribute__((always_inline)) void entry_actions(struct pkt *p, const struct nic_entry *e,
-								const struct nic_entry_state *st, int ps_field)
-{
-	uint32_t ps = ps_field >= 0 ? entry_ps(e, st) : 0;
-	uint32_t f = st->fields | (ps_field >= 0 ? 1u << ps_field : 0);
-	if (NIC_LIKELY((f & ~L4_FIELDS) == 0)) {
-		if (f)
-			l4_ports_rewrite(p, st->l4_keep, entry_l4_set(e, st, ps_field), ps_field, ps);
-	} else {
-		apply_actions(p, &st->actions, entry_l4_set(e, st, ps_field), ps_field, ps);
-	}
-}
 
 /* ------------------------------------------------------------------ lookups */
 
@@ -509,10 +189,10 @@ static struct nic_entry *hash_select(struct nic_pipe *pp, const struct nic_key *
 
 /* ------------------------------------------------------------------ the walk */
 
-static void walk(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, struct nic_entry *pre, bool have_pre,
+static void walk(struct burst_acc *acc, struct nic_pkt *p, struct nic_pipe *pp, struct nic_entry *pre, bool have_pre,
 		 int depth);
 
-static void dispatch(struct burst_acc *acc, struct pkt *p, const struct nic_fwd *fwd, bool root, int depth)
+static void dispatch(struct burst_acc *acc, struct nic_pkt *p, const struct nic_fwd *fwd, bool root, int depth)
 {
 	switch (fwd->type) {
 	case NIC_FWD_PORT:
@@ -563,17 +243,17 @@ static void dispatch(struct burst_acc *acc, struct pkt *p, const struct nic_fwd 
 	}
 }
 
-static void hit(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, struct nic_entry *e, int depth)
+static void hit(struct burst_acc *acc, struct nic_pkt *p, struct nic_pipe *pp, struct nic_entry *e, int depth)
 {
 	nic_entry_hit(pp, e, p->len, acc->shard);
 	if (pp->mem)
 		atomic_fetch_add_explicit(&pp->mem->cells[e->index], 1, memory_order_relaxed);
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
-	entry_actions(p, e, st, pp->ps_field);
+	nic_dp_entry_actions(p, e, st, pp->ps_field);
 	dispatch(acc, p, &st->fwd, pp->is_root, depth);
 }
 
-static void miss(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, int depth)
+static void miss(struct burst_acc *acc, struct nic_pkt *p, struct nic_pipe *pp, int depth)
 {
 	if (pp->has_miss_counter)
 		nic_counter_add(&pp->miss, 1, p->len, acc->shard);
@@ -582,10 +262,10 @@ static void miss(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, int 
 }
 
 /* FLOODING: a copy of the packet through every usable entry. */
-static void flood(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, int depth)
+static void flood(struct burst_acc *acc, struct nic_pkt *p, struct nic_pipe *pp, int depth)
 {
 	bool any = false;
-	struct pkt copy;
+	struct nic_pkt copy;
 	for (uint32_t i = 0; i < pp->nr_entries; i++) {
 		struct nic_entry *e = hash_usable(pp, i, true);
 		if (e == NULL)
@@ -600,7 +280,7 @@ static void flood(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, int
 		miss(acc, p, pp, depth);
 }
 
-static void walk(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, struct nic_entry *pre, bool have_pre,
+static void walk(struct burst_acc *acc, struct nic_pkt *p, struct nic_pipe *pp, struct nic_entry *pre, bool have_pre,
 		 int depth)
 {
 	if (NIC_UNLIKELY(depth >= NIC_MAX_PIPE_DEPTH || !nic_pipe_alive(pp))) {
@@ -745,7 +425,7 @@ static inline __attribute__((always_inline)) struct nic_entry *root_lookup(const
 
 /* hit() for the root pipe, inlined into the burst loop: same counters, rewrites and
  * forwarding, with the common cases (L4-only rewrite, fwd PORT) done in place. */
-static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc, struct pkt *p,
+static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc, struct nic_pkt *p,
 							   const struct root_plan *rp, bool one_word,
 							   struct nic_entry *e)
 {
@@ -755,7 +435,7 @@ static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc
 	if (!one_word && rp->has_mem)
 		atomic_fetch_add_explicit(&rp->pp->mem->cells[e->index], 1, memory_order_relaxed);
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
-	entry_actions(p, e, st, ps_field);
+	nic_dp_entry_actions(p, e, st, ps_field);
 	if (NIC_LIKELY(st->tx_bit & acc->plain_tx)) {
 		/* A port this burst already sent to: just count (dispatch does the rest). */
 		uint32_t port = (uint32_t)__builtin_ctz(st->tx_bit);
@@ -771,7 +451,7 @@ static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc
  * then entry, then counter prefetched for every packet first, so that the burst's cache
  * misses overlap instead of queueing (see root_plan_init for when).
  */
-static inline __attribute__((always_inline)) void root_burst_prefetched(struct burst_acc *acc, struct pkt *pk,
+static inline __attribute__((always_inline)) void root_burst_prefetched(struct burst_acc *acc, struct nic_pkt *pk,
 									uint32_t np, const struct root_plan *rp,
 									bool one_word, const uint32_t *h,
 									const bool *ok)
@@ -826,7 +506,7 @@ static void burst_flush(struct burst_acc *acc, uint64_t rx_pkts, uint64_t rx_byt
 
 /* Parse one frame into p; false (an rx error) when it is unparseable or too long. */
 static inline __attribute__((always_inline)) bool parse_one(uint16_t port_id, const struct nic_buf *b,
-							    struct pkt *p)
+							    struct nic_pkt *p)
 {
 	if (NIC_UNLIKELY(b->len > NIC_MAX_FRAME))
 		return false;
@@ -844,13 +524,13 @@ static inline __attribute__((always_inline)) bool parse_one(uint16_t port_id, co
  * parsed; unparseable frames count in *errors.
  */
 static inline __attribute__((always_inline)) uint32_t parse_burst(uint16_t port_id, const struct nic_buf *bufs,
-								  uint32_t n, struct pkt *pk, const struct root_plan *rp,
+								  uint32_t n, struct nic_pkt *pk, const struct root_plan *rp,
 								  bool one_word, uint32_t *h, bool *ok, uint64_t *bytes,
 								  uint64_t *errors)
 {
 	uint32_t np = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		struct pkt *p = &pk[np];
+		struct nic_pkt *p = &pk[np];
 		if (!parse_one(port_id, &bufs[i], p)) {
 			(*errors)++;
 			continue;
@@ -894,7 +574,7 @@ static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc 
 		return false;
 	nic_entry_hit(hp.pp, e, b->len, acc->shard);
 	if (f)
-		l4_ports_store(b->data + 34, l4meta, true, st->l4_keep, entry_l4_set(e, st, -1));
+		nic_dp_l4_ports_store(b->data + 34, l4meta, true, st->l4_keep, nic_dp_entry_l4_set(e, st, -1));
 	uint32_t port = (uint32_t)__builtin_ctz(st->tx_bit);
 	acc->tx_pkts[port]++;
 	acc->tx_bytes[port] += b->len;
@@ -903,7 +583,7 @@ static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc 
 
 /*
  * A burst on a root whose table fits the caches: each packet is parsed, looked up and
- * executed in one pass, its key still in registers, through one reused struct pkt.
+ * executed in one pass, its key still in registers, through one reused struct nic_pkt.
  */
 static inline __attribute__((always_inline)) uint32_t root_burst_direct(struct burst_acc *acc, uint16_t port_id,
 									const struct nic_buf *bufs, uint32_t n,
@@ -911,7 +591,7 @@ static inline __attribute__((always_inline)) uint32_t root_burst_direct(struct b
 									bool frame_words, uint64_t *bytes,
 									uint64_t *errors)
 {
-	struct pkt p;
+	struct nic_pkt p;
 	uint32_t np = 0;
 	const struct hot_plan hp = hot_plan_of(rp, port_id);
 	for (uint32_t i = 0; i < n; i++) {
@@ -958,7 +638,7 @@ static inline __attribute__((always_inline)) uint32_t root_burst(struct burst_ac
 		return root_burst_direct(acc, port_id, bufs, n, rp, one_word, true, bytes, errors);
 	if (!rp->prefetch)
 		return root_burst_direct(acc, port_id, bufs, n, rp, one_word, false, bytes, errors);
-	struct pkt pk[NIC_BURST_MAX];
+	struct nic_pkt pk[NIC_BURST_MAX];
 	uint32_t h[NIC_BURST_MAX];
 	bool ok[NIC_BURST_MAX];
 	uint32_t np = parse_burst(port_id, bufs, n, pk, rp, one_word, h, ok, bytes, errors);
@@ -988,7 +668,7 @@ static uint32_t rx_chunk(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
 		else
 			np = root_burst(&acc, port_id, bufs, n, &rp, false, &bytes, &errors);
 	} else {
-		struct pkt pk[NIC_BURST_MAX];
+		struct nic_pkt pk[NIC_BURST_MAX];
 		np = parse_burst(port_id, bufs, n, pk, NULL, false, NULL, NULL, &bytes, &errors);
 		if (root == NULL)
 			acc.drop[NIC_DROP_NO_ROOT] += np;

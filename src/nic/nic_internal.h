@@ -171,6 +171,7 @@ struct nic_pipe {
 	uint32_t bucket_mask;
 	/* The interned entry states (states.c), under the lock. */
 	struct nic_entry_state **intern;
+	struct nic_entry_state *intern_last; /* the last one an add got */
 	uint32_t intern_mask, nr_interned;
 	_Atomic(struct nic_ctrl_table *) ctrl;
 	/* Control side. */

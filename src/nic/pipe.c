@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <core/core.h>
 
@@ -33,25 +32,30 @@ static uint32_t pow2_at_least(uint32_t n)
 
 /*
  * Whether root lookups on a table of nr_entries prefetch in passes (datapath.c). A hit
- * touches about NIC_HOT_BYTES_PER_ENTRY bytes of a table (bucket slots, the entry's
- * first line, its counter shard); while those fit in half of this core's L2 cache, the
- * lookup is faster packet by packet, beyond that the passes that overlap the cache
- * misses win (bench/datapath: direct up to 4096 entries, passes from 8192, on a 2 MB L2).
+ * touches about NIC_HOT_BYTES_PER_ENTRY bytes of a table (its bucket slots, the entry's
+ * line, its counter cell); while those fit well inside a core's L2 cache, the lookup is
+ * faster packet by packet, beyond that the passes that overlap the cache misses win
+ * (bench/datapath: direct up to 4096 entries, passes from 8192, on a 2 MB L2). The
+ * bound is fixed rather than read from the L2 size the system reports, so that a pipe
+ * takes the same path on every machine (nic_pipe_lookup_path says which).
  */
-#define NIC_HOT_BYTES_PER_ENTRY 160
-#define NIC_L2_DEFAULT (1u << 20)
+#define NIC_HOT_BYTES_PER_ENTRY 96
+#define NIC_DIRECT_MAX_BYTES (512u << 10)
 
 static bool table_outgrows_cache(uint32_t nr_entries)
 {
-	static _Atomic long l2_bytes;
-	long l2 = atomic_load_explicit(&l2_bytes, memory_order_relaxed);
-	if (l2 == 0) {
-		l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-		if (l2 <= 0)
-			l2 = NIC_L2_DEFAULT;
-		atomic_store_explicit(&l2_bytes, l2, memory_order_relaxed);
-	}
-	return (uint64_t)nr_entries * NIC_HOT_BYTES_PER_ENTRY > (uint64_t)l2 / 2;
+	return (uint64_t)nr_entries * NIC_HOT_BYTES_PER_ENTRY > NIC_DIRECT_MAX_BYTES;
+}
+
+const char *nic_pipe_lookup_path(const struct nic_pipe *pipe)
+{
+	if (pipe->type == NIC_PIPE_CONTROL)
+		return "control";
+	if (!pipe->is_root)
+		return "walk";
+	bool one_word = pipe->type == NIC_PIPE_BASIC && pipe->nr_entry_words == 1 && pipe->nr_const_words <= 1;
+	/* As root_plan_init decides: only a one-word BASIC root may go direct. */
+	return pipe->prefetch_lookup || !one_word ? "prefetch" : "direct";
 }
 
 uint32_t nic_ps_field_bits(int field)
@@ -695,119 +699,4 @@ void nic_pipes_free_all(void)
 		free(p);
 		p = next;
 	}
-}
-
-/* ------------------------------------------------------------------ provider operations */
-
-/*
- * The provider's operations run on its request executor, not on a datapath thread, so a
- * grace period would not wait for them: a burst holds the pipe lock while it uses the
- * entries, which removal also holds to unlink one. The datapath never takes this lock.
- */
-static inline doca_error_t hash_op_run(struct nic_pipe *p, const struct nic_hash_op *op, uint32_t ps_bits,
-				       bool identity)
-{
-	if (op->index >= p->nr_entries)
-		return DOCA_ERROR_INVALID_VALUE;
-	struct nic_entry *e = &p->pool[op->index];
-	if (!(atomic_load_explicit(&e->flags, memory_order_acquire) & NIC_EF_LINKED))
-		return DOCA_ERROR_NOT_FOUND;
-	switch (op->type) {
-	case NIC_HASH_OP_ENABLE:
-		atomic_fetch_or_explicit(&e->flags, NIC_EF_ENABLED, memory_order_release);
-		return DOCA_SUCCESS;
-	case NIC_HASH_OP_DISABLE:
-		if (identity)
-			return DOCA_ERROR_NOT_SUPPORTED;
-		atomic_fetch_and_explicit(&e->flags, ~NIC_EF_ENABLED, memory_order_release);
-		return DOCA_SUCCESS;
-	case NIC_HASH_OP_REPLACE: {
-		if (ps_bits == 0)
-			return DOCA_ERROR_NOT_SUPPORTED;
-		if (ps_bits < 64 && op->value >> ps_bits)
-			return DOCA_ERROR_INVALID_VALUE;
-		/* The value lives in the entry (interned state) or in its private state. */
-		struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_relaxed);
-		atomic_store_explicit(st->val_in_entry ? &e->val : &st->ps_value, (uint32_t)op->value,
-				      memory_order_release);
-		return DOCA_SUCCESS;
-	}
-	default:
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-}
-
-static bool hash_pipe_live(const struct nic_pipe *p)
-{
-	return nic_pipe_alive(p) && p->type == NIC_PIPE_HASH;
-}
-
-void nic_hash_exec(struct nic_pipe *p, struct nic_hash_op *ops, uint32_t n)
-{
-	if (!hash_pipe_live(p)) {
-		for (uint32_t i = 0; i < n; i++)
-			ops[i].result = DOCA_ERROR_INVALID_VALUE;
-		return;
-	}
-	/* The pipe's configuration, fixed for its life: looked up once per burst. */
-	const uint32_t ps_bits = p->ps_field >= 0 ? nic_ps_field_bits(p->ps_field) : 0;
-	const bool identity = (p->map_algorithm & NIC_MAP_IDENTITY) != 0;
-	bool changed = false;
-	pthread_mutex_lock(&p->lock);
-	/* The entries of a burst are independent lines, mostly out of L1: start them all. */
-	for (uint32_t i = 0; i < n; i++)
-		if (ops[i].index < p->nr_entries)
-			__builtin_prefetch(&p->pool[ops[i].index], 1);
-	for (uint32_t i = 0; i < n; i++) {
-		ops[i].result = hash_op_run(p, &ops[i], ps_bits, identity);
-		changed |= ops[i].result == DOCA_SUCCESS;
-	}
-	pthread_mutex_unlock(&p->lock);
-	/* A burst that read the old state may still be forwarding with it: once this
-	 * returns (and the caller completes the ops), none is. */
-	if (changed)
-		nic_dp_synchronize();
-}
-
-/* Under the pipe lock, the entry at index for a read (errors as nic_hash_exec's). */
-static doca_error_t hash_entry_lock(const struct nic_pipe *cp, uint32_t index, struct nic_entry **e)
-{
-	struct nic_pipe *p = (struct nic_pipe *)cp;
-	if (!hash_pipe_live(p) || index >= p->nr_entries)
-		return DOCA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&p->lock);
-	*e = &p->pool[index];
-	if (!(atomic_load_explicit(&(*e)->flags, memory_order_acquire) & NIC_EF_LINKED)) {
-		pthread_mutex_unlock(&p->lock);
-		return DOCA_ERROR_NOT_FOUND;
-	}
-	return DOCA_SUCCESS;
-}
-
-doca_error_t nic_hash_entry_state(const struct nic_pipe *p, uint32_t index, bool *enabled, uint32_t *ps_value)
-{
-	struct nic_entry *e;
-	doca_error_t err = hash_entry_lock(p, index, &e);
-	if (err != DOCA_SUCCESS)
-		return err;
-	if (enabled)
-		*enabled = atomic_load_explicit(&e->flags, memory_order_acquire) & NIC_EF_ENABLED;
-	if (ps_value) {
-		struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_relaxed);
-		*ps_value = atomic_load_explicit(st->val_in_entry ? &e->val : &st->ps_value, memory_order_acquire);
-	}
-	pthread_mutex_unlock(&((struct nic_pipe *)p)->lock);
-	return DOCA_SUCCESS;
-}
-
-doca_error_t nic_hash_entry_counter_read(const struct nic_pipe *p, uint32_t index, uint64_t *pkts, uint64_t *bytes)
-{
-	struct nic_entry *e;
-	doca_error_t err = hash_entry_lock(p, index, &e);
-	if (err != DOCA_SUCCESS)
-		return err;
-	if (nic_entry_counter_read(e, pkts, bytes) != DOCA_SUCCESS)
-		err = DOCA_ERROR_NOT_FOUND;
-	pthread_mutex_unlock(&((struct nic_pipe *)p)->lock);
-	return err;
 }

@@ -245,11 +245,18 @@ struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actio
 	struct nic_actions k;
 	intern_key(p, a, &k);
 	*val = p->ps_field >= 0 ? ps_value : nic_l4_set_word(a);
+	/* Entries added in a row mostly share their actions: try the last state first. */
+	struct nic_entry_state *last = p->intern_last;
+	if (last && fwd_eq(&last->fwd, fwd) && memcmp(&last->actions, &k, sizeof(k)) == 0) {
+		last->refs++;
+		return last;
+	}
 	uint32_t h = intern_hash(&k, fwd);
 	if (p->intern) {
 		for (struct nic_entry_state *s = p->intern[h & p->intern_mask]; s; s = s->intern_next)
 			if (s->hash == h && fwd_eq(&s->fwd, fwd) && memcmp(&s->actions, &k, sizeof(k)) == 0) {
 				s->refs++;
+				p->intern_last = s;
 				return s;
 			}
 	}
@@ -265,6 +272,7 @@ struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actio
 	s->intern_next = p->intern[h & p->intern_mask];
 	p->intern[h & p->intern_mask] = s;
 	p->nr_interned++;
+	p->intern_last = s;
 	return s;
 }
 
@@ -284,6 +292,8 @@ void nic_state_put(struct nic_pipe *p, struct nic_entry_state *s)
 		link = &(*link)->intern_next;
 	*link = s->intern_next;
 	p->nr_interned--;
+	if (p->intern_last == s)
+		p->intern_last = NULL;
 	free(s);
 }
 
@@ -296,5 +306,6 @@ void nic_states_free_all(struct nic_pipe *p)
 		}
 	free(p->intern);
 	p->intern = NULL;
+	p->intern_last = NULL;
 	p->nr_interned = 0;
 }
