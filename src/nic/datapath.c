@@ -341,9 +341,11 @@ struct hot_plan {
 	_Atomic(struct nic_entry *) *slots;
 	uint32_t bucket_mask;
 	const struct nic_pipe *pp;
+	struct nic_cnt_cell *cells; /* this thread's shard of the pipe's own counters */
+	uint32_t shard;
 };
 
-static struct hot_plan hot_plan_of(const struct root_plan *rp, uint16_t port_id)
+static struct hot_plan hot_plan_of(const struct root_plan *rp, uint16_t port_id, uint32_t shard)
 {
 	struct hot_plan hp = {.cr = nic_fast_recipes[rp->cw],
 			      .er = nic_fast_recipes[rp->ew],
@@ -352,7 +354,9 @@ static struct hot_plan hot_plan_of(const struct root_plan *rp, uint16_t port_id)
 			      .emask = rp->emask,
 			      .slots = rp->slots,
 			      .bucket_mask = rp->bucket_mask,
-			      .pp = rp->pp};
+			      .pp = rp->pp,
+			      .cells = rp->pp->cells[shard],
+			      .shard = shard};
 	hp.cr.bits |= port_id * hp.cr.port_mul;
 	hp.er.bits |= port_id * hp.er.port_mul;
 	hp.cr.port_mul = hp.er.port_mul = 0;
@@ -572,7 +576,12 @@ static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc 
 	uint32_t f = st->fields;
 	if ((f & ~L4_FIELDS) || !(st->tx_bit & acc->plain_tx))
 		return false;
-	nic_entry_hit(hp.pp, e, b->len, acc->shard);
+	/* nic_entry_hit, with the usual own counter through the plan's registers. */
+	if (NIC_LIKELY((atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT) &&
+		       !__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED)))
+		nic_cell_add(&hp.cells[e->index], b->len, hp.shard);
+	else
+		nic_entry_hit(hp.pp, e, b->len, hp.shard);
 	if (f)
 		nic_dp_l4_ports_store(b->data + 34, l4meta, true, st->l4_keep, nic_dp_entry_l4_set(e, st, -1));
 	uint32_t port = (uint32_t)__builtin_ctz(st->tx_bit);
@@ -593,7 +602,7 @@ static inline __attribute__((always_inline)) uint32_t root_burst_direct(struct b
 {
 	struct nic_pkt p;
 	uint32_t np = 0;
-	const struct hot_plan hp = hot_plan_of(rp, port_id);
+	const struct hot_plan hp = hot_plan_of(rp, port_id, acc->shard);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct nic_buf *b = &bufs[i];
 		struct nic_entry *e = NULL;

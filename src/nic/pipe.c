@@ -153,7 +153,7 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 	if (p->type == NIC_PIPE_BASIC) {
 		/* Two buckets per entry (8 bytes each): chains average 1.25 entries on a hit,
 		 * and each extra entry visited is a dependent cache miss. */
-		uint32_t nb = pow2_at_least(p->nr_entries > (1u << 30) ? p->nr_entries : p->nr_entries * 2);
+		uint32_t nb = pow2_at_least(p->nr_entries > (1u << 29) ? p->nr_entries : p->nr_entries * 4);
 		p->bucket_mask = nb - 1;
 		p->slots = nic_lazy_alloc((size_t)nb * sizeof(*p->slots));
 		/* Slack over nr_entries: a removed entry keeps its slot until it is freed, while
