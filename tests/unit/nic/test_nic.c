@@ -976,6 +976,144 @@ static void test_generator(void **state)
 	assert_int_equal(ft_dport(f), 5000);
 }
 
+/* One frame to dport through port 0; the UDP source port that left port 1 (0: none). */
+static uint16_t sport_out(uint16_t dport)
+{
+	uint8_t f[128], out[128];
+	uint32_t len;
+	struct nic_buf b = {f, ft_udp4(f, 1, 2, 3, dport)};
+	assert_int_equal(nic_port_rx_burst(0, &b, 1), 1);
+	if (nic_capture_pop(1, NIC_CAPTURE_TX, out, sizeof(out), &len) != DOCA_SUCCESS)
+		return 0;
+	assert_true(ft_checksums_ok(out, len));
+	return ft_sport(out);
+}
+
+static struct nic_entry *add_dport_sport(struct nic_pipe *p, uint16_t dport, uint16_t sport, doca_error_t expect)
+{
+	struct nic_entry_attr ea;
+	struct nic_entry *e = NULL;
+	memset(&ea, 0, sizeof(ea));
+	ft_wr16(ea.match.b + NIC_K_L4_DST, dport);
+	ea.fwd.type = NIC_FWD_PORT;
+	ea.fwd.port_id = 1;
+	ea.own_counter = true;
+	ea.actions.fields = 1u << NIC_AF_L4_SRC;
+	ea.actions.l4_src = __builtin_bswap16(sport);
+	assert_int_equal(nic_entry_add(p, &ea, &e), expect);
+	return e;
+}
+
+/*
+ * Issue 13: entries share one interned state and keep their own L4 value; slots are
+ * reused after a free with their counters zeroed; a counter is readable between remove
+ * and free; an update (a private state) and the lookup path a pipe reports.
+ */
+static void test_entry_pool_and_states(void **state)
+{
+	(void)state;
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	struct nic_pipe *p = basic_on_dport(0, true, 4);
+	assert_string_equal(nic_pipe_lookup_path(p), "direct");
+	uint64_t pk, by;
+	for (int round = 0; round < 20; round++) { /* 80 adds into a 4-entry pipe */
+		struct nic_entry *e[4];
+		for (uint16_t i = 0; i < 4; i++) {
+			e[i] = add_dport_sport(p, (uint16_t)(80 + i), (uint16_t)(1000 + 100 * round + i), DOCA_SUCCESS);
+			if (i == 0)
+				add_dport_sport(p, 80, 1, DOCA_ERROR_ALREADY_EXIST);
+		}
+		add_dport_sport(p, 90, 1, DOCA_ERROR_FULL);
+		for (uint16_t i = 0; i < 4; i++)
+			assert_int_equal(sport_out((uint16_t)(80 + i)), 1000 + 100 * round + i);
+		assert_int_equal(sport_out(99), 0); /* a miss: dropped */
+		for (uint16_t i = 0; i < 4; i++) {
+			assert_int_equal(nic_entry_remove(e[i]), DOCA_SUCCESS);
+			assert_int_equal(nic_entry_counter_read(e[i], &pk, &by), DOCA_SUCCESS);
+			assert_int_equal(pk, 1); /* this round's frame only: a reused slot starts at 0 */
+			nic_entry_free(e[i]);
+		}
+		assert_int_equal(sport_out(80), 0);
+	}
+	/* Update: new actions and fwd by one pointer; the other entries keep theirs. */
+	struct nic_entry *a = add_dport_sport(p, 80, 7, DOCA_SUCCESS);
+	struct nic_entry *b = add_dport_sport(p, 81, 8, DOCA_SUCCESS);
+	struct nic_actions na = {.fields = 1u << NIC_AF_L4_SRC, .l4_src = __builtin_bswap16(4242)};
+	struct nic_fwd to1 = {.type = NIC_FWD_PORT, .port_id = 1};
+	assert_int_equal(nic_entry_update(a, &na, 0, &to1), DOCA_SUCCESS);
+	assert_int_equal(sport_out(80), 4242);
+	assert_int_equal(sport_out(81), 8);
+	assert_int_equal(nic_entry_remove(b), DOCA_SUCCESS);
+	assert_int_equal(nic_entry_counter_read(b, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(pk, 1);
+	nic_entry_free(b);
+	nic_pipe_destroy(p); /* frees a, still linked */
+
+	/* A HASH pipe with a path selector on the L4 source port: the value is the entry's
+	 * (interned state), then its private state's after an update; replace reaches both. */
+	struct nic_pipe_attr ha;
+	struct nic_pipe *h = NULL;
+	memset(&ha, 0, sizeof(ha));
+	ha.type = NIC_PIPE_HASH;
+	ha.name = "ps";
+	ha.port_id = 0;
+	ha.nr_entries = 2;
+	ha.ps_field = NIC_AF_L4_SRC;
+	ha.map_algorithm = NIC_MAP_HASH;
+	assert_int_equal(nic_pipe_create(&ha, &h), DOCA_SUCCESS);
+	assert_string_equal(nic_pipe_lookup_path(h), "walk");
+	struct nic_entry *he[2];
+	for (uint32_t i = 0; i < 2; i++) {
+		struct nic_entry_attr ea;
+		memset(&ea, 0, sizeof(ea));
+		ea.index = i;
+		ea.ps_value = 100 + i;
+		ea.fwd = to1;
+		assert_int_equal(nic_entry_add(h, &ea, &he[i]), DOCA_SUCCESS);
+	}
+	uint32_t v;
+	bool en;
+	assert_int_equal(nic_hash_entry_state(h, 1, &en, &v), DOCA_SUCCESS);
+	assert_true(en);
+	assert_int_equal(v, 101);
+	struct nic_hash_op op = {.type = NIC_HASH_OP_REPLACE, .index = 0, .value = 555};
+	nic_hash_exec(h, &op, 1);
+	assert_int_equal(op.result, DOCA_SUCCESS);
+	assert_int_equal(nic_hash_entry_state(h, 0, NULL, &v), DOCA_SUCCESS);
+	assert_int_equal(v, 555);
+	assert_int_equal(nic_hash_entry_state(h, 1, NULL, &v), DOCA_SUCCESS);
+	assert_int_equal(v, 101); /* the shared state was not written */
+	struct nic_actions none = {0};
+	assert_int_equal(nic_entry_update(he[1], &none, 77, &to1), DOCA_SUCCESS);
+	assert_int_equal(nic_hash_entry_state(h, 1, NULL, &v), DOCA_SUCCESS);
+	assert_int_equal(v, 77);
+	op.index = 1;
+	op.value = 78;
+	nic_hash_exec(h, &op, 1);
+	assert_int_equal(nic_hash_entry_state(h, 1, NULL, &v), DOCA_SUCCESS);
+	assert_int_equal(v, 78);
+	op = (struct nic_hash_op){.type = NIC_HASH_OP_DISABLE, .index = 0};
+	nic_hash_exec(h, &op, 1);
+	assert_int_equal(nic_hash_entry_state(h, 0, &en, NULL), DOCA_SUCCESS);
+	assert_false(en);
+	assert_int_equal(nic_entry_remove(he[0]), DOCA_SUCCESS);
+	assert_int_equal(nic_hash_entry_state(h, 0, &en, NULL), DOCA_ERROR_NOT_FOUND);
+	nic_entry_free(he[0]);
+	nic_pipe_destroy(h); /* frees he[1] */
+
+	struct nic_pipe *big = basic_on_dport(0, true, 1u << 16);
+	assert_string_equal(nic_pipe_lookup_path(big), "prefetch");
+	nic_pipe_destroy(big);
+	struct nic_pipe *inner = basic_on_dport(0, false, 4);
+	assert_string_equal(nic_pipe_lookup_path(inner), "walk");
+	nic_pipe_destroy(inner);
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+	uint16_t busy_port;
+	assert_int_equal(nic_traffic_wait(10, &busy_port), DOCA_SUCCESS);
+}
+
 int main(void)
 {
 	ft_log_init();
@@ -995,6 +1133,7 @@ int main(void)
 		cmocka_unit_test(test_root_partial_meta_mask),
 		cmocka_unit_test(test_rewrite_udp_csum_zero),
 		cmocka_unit_test(test_update_is_atomic),
+		cmocka_unit_test(test_entry_pool_and_states),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	nic_shutdown();
