@@ -341,7 +341,10 @@ static doca_error_t parse(int argc, char **argv, struct option *opts, struct doc
 	opterr = 0;
 	optind = 0; /* GNU: re-initialize, the program may have parsed before */
 	while ((id = getopt_long_only(argc, argv, "+:", opts, NULL)) != -1) {
+		/* The flag as written: the word before the value when the value was a word of its own. */
 		const char *flag = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+		if (optarg != NULL && optind >= 2 && flag == optarg)
+			flag = argv[optind - 2];
 		if (id == ':') {
 			CORE_LOG_ERR("doca_argp_start: flag %s needs a value", flag);
 			usage_line();
