@@ -150,7 +150,9 @@ def main():
     cflags += exp.get("cflags", [])
     mods = exp.get("modules", ["doca-flow", "doca-common"])
     cc = os.environ.get("CC", "cc")
-    cmd = [cc] + cflags + pkgconfig(build, mods, "--cflags") + srcs + [main_c] + exp.get("extra_objs", [])
+    srcs = [x for x in srcs if x.endswith(".c")]
+    objs = [x.replace("@WORK@", work) for x in exp.get("extra_objs", [])]
+    cmd = [cc] + cflags + pkgconfig(build, mods, "--cflags") + srcs + [main_c] + objs
     cmd += [os.path.join(HERE, "shim", s) for s in exp.get("shim_sources", ["flow_common.c"])]
     exe = os.path.join(work, name)
     cmd += ["-o", exe] + pkgconfig(build, mods, "--libs") + ["-Wl,-rpath," + os.path.join(build, "src")]
@@ -177,6 +179,7 @@ def main():
     # forwarding port, "dump" texts as log lines), then what expect/<name>.json adds.
     env = {k: v for k, v in os.environ.items() if k != "FLOWDPA_DOCA_SAMPLES"}
     env["FLOWDPA_DEVICES"] = exp.get("devices", "bf3:2")
+    env.update(exp.get("env", {}))
     rx, want, texts = {}, {}, list(exp.get("log", []))
     ydesc = os.path.join(sdir, name + "_sample.yaml")
     if os.path.exists(ydesc) and not exp.get("no_yaml"):
@@ -203,8 +206,10 @@ def main():
     tx_ports = sorted(set(range(exp.get("ports", 2))) | {int(t["port"]) for t in exp.get("tx", [])})
     for port in tx_ports:
         env["FLOWDPA_PORT%d_TX" % port] = "pcap:" + os.path.join(work, "tx%d.pcap" % port)
-    args = [exe, str(exp.get("queues", 1)), str(exp.get("ports", 2)), str(exp.get("managers", 1))]
-    args += exp.get("args", [])
+    if "args" in exp:
+        args = [exe] + exp["args"]
+    else:
+        args = [exe, str(exp.get("queues", 1)), str(exp.get("ports", 2)), str(exp.get("managers", 1))]
     try:
         r = subprocess.run(args, env=env, capture_output=True, text=True, timeout=exp.get("timeout", 40))
         rc, log = r.returncode, r.stdout + r.stderr
