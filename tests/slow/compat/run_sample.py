@@ -111,7 +111,12 @@ def pkgconfig(build, mods, what):
                           text=True).stdout.split()
 
 
+FAILED = []
+
+
 def check(name, ok, detail=""):
+    if not ok:
+        FAILED.append(name + ((" (" + detail + ")") if detail else ""))
     print("check %s: %s%s" % (name, "ok" if ok else "FAIL", (" (" + detail + ")") if detail and not ok else ""))
     return ok
 
@@ -250,7 +255,7 @@ def main():
         if why is None and rc == "timeout":
             tail = [l for l in log.splitlines() if l.strip()]
             why = "timeout after %ds, last log line: %s" % (exp.get("timeout", 40), tail[-1] if tail else "(none)")
-        print("blocking: " + (why or "no ERR/NOT_SUPPORTED line; see the failed checks above"))
+        print("blocking: " + (why or "no ERR/NOT_SUPPORTED line; first failed check: " + FAILED[0]))
     sys.exit(0 if ok else 1)
 
 
