@@ -152,7 +152,7 @@ def main():
     main_c = os.path.join(HERE, "shim", exp.get("main", "compat_main.c"))
     cflags = ["-std=gnu17", "-O1", "-g", "-DDOCA_ALLOW_EXPERIMENTAL_API", "-I" + os.path.join(HERE, "shim"),
               "-I" + work, "-DCOMPAT_ENTRY=" + exp.get("entry", name), "-DCOMPAT_KIND=%d" % KINDS[exp.get("kind", "q")]]
-    cflags += exp.get("cflags", [])
+    cflags += exp.get("cflags", []) + os.environ.get("COMPAT_CFLAGS", "").split()
     mods = exp.get("modules", ["doca-flow", "doca-common"])
     cc = os.environ.get("CC", "cc")
     srcs = [x for x in srcs if x.endswith(".c")]
