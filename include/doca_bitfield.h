@@ -53,10 +53,11 @@ extern "C" {
 		*(doca_be32_t *)(_p) = DOCA_BE32_GENMASK((_h), (_l)); \
 	} while (0)
 
-/* Host value _v placed into shifted mask _m (same order as _m); OR it with the other fields. */
-#define DOCA_U8_SET(_m, _v) ((uint8_t)(((_v) << DOCA_SHIFT(_m)) & (_m)))
-#define DOCA_BE16_SET(_m, _v) ((uint16_t)(DOCA_HTOBE16((_v) << DOCA_SHIFT(DOCA_BETOH16(_m))) & (_m)))
-#define DOCA_BE32_SET(_m, _v) ((uint32_t)(DOCA_HTOBE32((_v) << DOCA_SHIFT(DOCA_BETOH32(_m))) & (_m)))
+/* Host value _v placed into shifted mask _m (same order as _m); OR it with the other fields.
+ * _v is taken as unsigned, so a value reaching bit 31 is not a signed overflow. */
+#define DOCA_U8_SET(_m, _v) ((uint8_t)(((uint32_t)(_v) << DOCA_SHIFT(_m)) & (_m)))
+#define DOCA_BE16_SET(_m, _v) ((uint16_t)(DOCA_HTOBE16((uint32_t)(_v) << DOCA_SHIFT(DOCA_BETOH16(_m))) & (_m)))
+#define DOCA_BE32_SET(_m, _v) ((uint32_t)(DOCA_HTOBE32((uint32_t)(_v) << DOCA_SHIFT(DOCA_BETOH32(_m))) & (_m)))
 
 #define DOCA_U8P_SET(_m, _v, _p) \
 	do { \
