@@ -14,7 +14,7 @@ with open(os.path.join(build, "meson-logs", "testlog.json")) as f:
         if not name.startswith("compat_"):
             continue
         why = next((l[len("blocking: "):] for l in t.get("stdout", "").splitlines() if l.startswith("blocking: ")), "")
-        if "][" in why:  # a DOCA log line: keep what the call said
+        if why.startswith("[") and "][" in why:  # a DOCA log line: keep what the call said
             why = why.rsplit("] ", 1)[-1]
         rows.append((name, t["result"], why))
 for name, result, why in rows:
