@@ -6,6 +6,8 @@
 #ifndef DOCA_FLOW_NET_H_
 #define DOCA_FLOW_NET_H_
 
+/* As DOCA's: IPPROTO_* (netinet/in.h) for next_proto fields. */
+#include <netinet/in.h>
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -103,13 +103,6 @@ doca_error_t doca_flow_port_operation_state_modify(struct doca_flow_port *port,
 	UNSUPPORTED();
 }
 
-doca_error_t doca_flow_port_calc_entropy(struct doca_flow_port *port, struct doca_flow_entropy_format *header,
-					 uint16_t *entropy)
-{
-	(void)port, (void)header, (void)entropy;
-	UNSUPPORTED();
-}
-
 doca_error_t doca_flow_get_target(enum doca_flow_target_type type, struct doca_flow_target **target)
 {
 	(void)type;
