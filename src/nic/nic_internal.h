@@ -80,6 +80,7 @@ struct nic_entry {
 	struct nic_counter own_cnt;
 	/* BASIC and CONTROL only: HASH entries are allocated without it (NIC_ENTRY_SIZE). */
 	struct nic_key match;
+	struct nic_cond *cond; /* CONTROL: a match condition (field.c), or NULL; in the padding */
 };
 
 _Static_assert(offsetof(struct nic_entry, first_state.fwd.port_id) + 2 <= 64,
@@ -117,6 +118,7 @@ struct nic_pipe {
 	_Atomic(struct nic_fwd *) fwd_miss;
 	struct nic_idxsel *idxsel;
 	struct nic_mem *mem;
+	struct nic_prog *progs[NIC_MAX_PROGS]; /* field programs (NIC_AF_PROG), immutable */
 	_Atomic uint32_t rr; /* ROUND_ROBIN cursor */
 	/* HASH: the entries, one pool slot of pool_esize bytes per index. */
 	uint8_t *pool;

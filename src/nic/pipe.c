@@ -160,6 +160,7 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 		p->index_mask = p->nr_entries - 1;
 	p->idxsel = attr->idxsel;
 	p->mem = attr->mem;
+	memcpy(p->progs, attr->progs, sizeof(p->progs)); /* owned once created: freed with p */
 	pthread_mutex_init(&p->lock, NULL);
 
 	struct nic_fwd *miss = core_malloc(sizeof(*miss));
@@ -440,6 +441,7 @@ doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr
 		*e->mask = attr->mask;
 		for (int i = 0; i < NIC_KEY_WORDS; i++)
 			e->match.w[i] = attr->match.w[i] & attr->mask.w[i];
+		e->cond = attr->cond; /* owned once added: the fail path leaves it to the caller */
 	}
 
 	struct nic_ctrl_table *retired = NULL;
@@ -573,6 +575,8 @@ void nic_entry_free(struct nic_entry *e)
 		free(st);
 	free(e->mask);
 	struct nic_pipe *p = e->pipe;
+	if (p->type == NIC_PIPE_CONTROL)
+		free(e->cond); /* HASH entries end before the field */
 	if (in_pool(p, e)) {
 		/* Free again, and zero for the next add, under the lock that add checks the slot
 		 * with: an add at this index from another queue must not fill it mid-memset. */
@@ -648,6 +652,8 @@ void nic_pipes_free_all(void)
 		free(atomic_load_explicit(&p->fwd_miss, memory_order_relaxed));
 		free((void *)p->slots);
 		free(p->pool);
+		for (int i = 0; i < NIC_MAX_PROGS; i++)
+			free(p->progs[i]);
 		pthread_mutex_destroy(&p->lock);
 		free(p);
 		p = next;
