@@ -1,8 +1,9 @@
 /*
  * field.c - bit ranges of header fields and of the meta words on a parsed frame: the
  * field programs behind DOCA Flow's action descriptors (COPY, ADD) and the match
- * conditions of CONTROL entries. Everything here runs per packet on pipes that use
- * them, so it allocates nothing and takes no lock; pipes without them never get here.
+ * conditions of CONTROL entries. The per-packet part (nic_prog_run, nic_cond_eval)
+ * allocates nothing and takes no lock; pipes without programs or conditions never get
+ * here. nic_pipe_add_prog is a control call (the pipe lock).
  */
 #include <stdlib.h>
 #include <string.h>
