@@ -175,17 +175,20 @@ doca_error_t flow_descs_control_entry(struct doca_flow_pipe *pipe, const struct 
 				      const struct doca_flow_actions *actions_mask, struct nic_actions *out,
 				      const char *who)
 {
-	struct flow_descs_copy *dc = core_malloc(sizeof(*dc));
-	if (dc == NULL)
-		return CORE_LOG_NOMEM(who, "the entry's action descs");
-	doca_error_t err = flow_descs_copy(descs, dc, who);
 	struct doca_flow_actions a;
 	if (actions)
 		a = *actions;
 	struct nic_prog *prog = NULL;
-	if (err == DOCA_SUCCESS)
-		err = flow_descs_compile(dc, actions ? &a : NULL, &prog, pipe->name, who);
-	free(dc);
+	doca_error_t err = DOCA_SUCCESS;
+	if (descs && descs->nb_action_desc) { /* the copy only when there is something to copy */
+		struct flow_descs_copy *dc = core_malloc(sizeof(*dc));
+		if (dc == NULL)
+			return CORE_LOG_NOMEM(who, "the entry's action descs");
+		err = flow_descs_copy(descs, dc, who);
+		if (err == DOCA_SUCCESS)
+			err = flow_descs_compile(dc, actions ? &a : NULL, &prog, pipe->name, who);
+		free(dc);
+	}
 	struct flow_act_tmpl t;
 	uint32_t ps;
 	if (err == DOCA_SUCCESS)

@@ -553,8 +553,10 @@ static void hit(struct burst_acc *acc, struct pkt *p, struct nic_pipe *pp, struc
 		atomic_fetch_add_explicit(&pp->mem->cells[e->index], 1, memory_order_relaxed);
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
 	entry_actions(p, st, pp->ps_field);
-	if (NIC_UNLIKELY(st->fields & (1u << NIC_AF_PROG)))
+	if (NIC_UNLIKELY(st->fields & (1u << NIC_AF_PROG))) {
 		nic_prog_run(pp->progs[st->actions.prog - 1], p->data, p->len, &p->off, &p->key);
+		p->common_shape = false; /* re-parsed: off and key hold, the shape may not */
+	}
 	dispatch(acc, p, &st->fwd, pp->is_root, depth);
 }
 
@@ -745,8 +747,10 @@ static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc
 		atomic_fetch_add_explicit(&rp->pp->mem->cells[e->index], 1, memory_order_relaxed);
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
 	entry_actions(p, st, ps_field);
-	if (NIC_UNLIKELY(st->fields & (1u << NIC_AF_PROG)))
+	if (NIC_UNLIKELY(st->fields & (1u << NIC_AF_PROG))) {
 		nic_prog_run(rp->pp->progs[st->actions.prog - 1], p->data, p->len, &p->off, &p->key);
+		p->common_shape = false; /* re-parsed: off and key hold, the shape may not */
+	}
 	if (NIC_LIKELY(st->tx_bit & acc->plain_tx)) {
 		/* A port this burst already sent to: just count (dispatch does the rest). */
 		uint32_t port = (uint32_t)__builtin_ctz(st->tx_bit);
