@@ -2,6 +2,7 @@
  * test_flow_desc.c - action descriptors and match conditions on real frames: the
  * desc and condition parts of DOCA's flow_copy_to_meta, flow_add_to_meta,
  * flow_match_comparison, flow_modify_header, flow_tcp_seq and flow_fwd_miss samples,
+ * the desc parts of flow_lpm_em and flow_ipv6_flow_label, the condition of flow_esp,
  * each comparison operation against a constant and between two fields. Frames that
  * changed are checked byte by byte and their checksums recomputed; the rewritten ones
  * are also written to a pcap file and read back with tshark (checksums, TTL, TCP ack).
@@ -510,6 +511,112 @@ static void test_condition_absent_header(void **state)
 	assert_int_equal(through(f, len, out), len);
 }
 
+/* flow_lpm_em: the low 8 bits of the VLAN TCI into meta u32[1], matched by the next pipe. */
+static void test_copy_vlan_tci_to_meta(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe *next = meta_match_pipe(0, 0x34);
+	struct doca_flow_action_desc d = {.type = DOCA_FLOW_ACTION_COPY};
+	d.field_op.src.field_string = "outer.eth_vlan0.tci";
+	d.field_op.dst.field_string = "meta.data";
+	d.field_op.dst.bit_offset = META_U32_BIT_OFFSET(1);
+	d.field_op.width = 8;
+	struct doca_flow_action_descs ds = {.nb_action_desc = 1, .desc_array = &d}, *dsa[1] = {&ds};
+	struct doca_flow_fwd to_next = {.type = DOCA_FLOW_FWD_PIPE, .next_pipe = next};
+	struct doca_flow_pipe *root = mk_pipe("COPY_TCI", DOCA_FLOW_PIPE_BASIC, true, NULL, NULL, NULL, dsa, 1, &to_next,
+					      NULL);
+	struct doca_flow_match m;
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, root, &m, 0, NULL, NULL, NULL, 0, &status, NULL),
+			 DOCA_SUCCESS);
+	process(2);
+	uint8_t f[128], out[FLOWDPA_MAX_FRAME];
+	uint32_t len = ft_vlan_push(f, ft_udp4(f, 0x01020304, 0x08080808, 1, 2), 0x1234);
+	assert_int_equal(through(f, len, out), len);
+	assert_memory_equal(out, f, len);
+	len = ft_vlan_push(f, ft_udp4(f, 0x01020304, 0x08080808, 1, 2), 0x1235);
+	assert_int_equal(through(f, len, out), 0);
+	len = ft_udp4(f, 0x01020304, 0x08080808, 1, 2); /* untagged: no TCI, meta stays 0 */
+	assert_int_equal(through(f, len, out), 0);
+}
+
+/* flow_ipv6_flow_label: meta bits 0..19 (pkt_meta, set by the same template) into the
+ * IPv6 flow label; then a 128-bit COPY of the source address onto the destination,
+ * whose UDP checksum (pseudo-header) stays valid. */
+static void test_ipv6_flow_label_and_address(void **state)
+{
+	(void)state;
+	struct doca_flow_action_desc d[2] = {{.type = DOCA_FLOW_ACTION_COPY}, {.type = DOCA_FLOW_ACTION_COPY}};
+	d[0].field_op.src.field_string = "meta.data";
+	d[0].field_op.dst.field_string = "outer.ipv6.flow_label";
+	d[0].field_op.width = 20;
+	d[1].field_op.src.field_string = "outer.ipv6.src_ip";
+	d[1].field_op.dst.field_string = "outer.ipv6.dst_ip";
+	d[1].field_op.width = 128;
+	struct doca_flow_action_descs ds = {.nb_action_desc = 2, .desc_array = d}, *dsa[1] = {&ds};
+	struct doca_flow_actions a, *aa[1] = {&a};
+	memset(&a, 0, sizeof(a));
+	a.meta.pkt_meta = DOCA_HTOBE32(0xfabcde); /* the flow label takes the low 20 bits */
+	struct doca_flow_fwd to1 = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_pipe *root = mk_pipe("FLOW_LABEL", DOCA_FLOW_PIPE_BASIC, true, NULL, NULL, aa, dsa, 1, &to1,
+					      NULL);
+	struct doca_flow_match m;
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, root, &m, 0, NULL, NULL, NULL, 0, &status, NULL),
+			 DOCA_SUCCESS);
+	process(1);
+	uint8_t f[128], out[FLOWDPA_MAX_FRAME];
+	uint32_t len = ft_udp6(f, 9, 1000, 2000);
+	assert_int_equal(through(f, len, out), len);
+	assert_int_equal(ft_rd32(out + 14) & 0xfffff, 0xabcde);
+	assert_int_equal(ft_rd32(out + 14) >> 20, 0x600); /* version 6, traffic class 0 kept */
+	assert_memory_equal(out + 14 + 24, f + 14 + 8, 16);
+	assert_true(ft_udp6_checksum_ok(out));
+	memcpy(rewritten[0], out, len);
+	rewritten_len[0] = len;
+	char txt[2048];
+	assert_int_equal(tshark_lines(rewritten, rewritten_len, 1,
+				      "-o udp.check_checksum:TRUE -Y 'udp.checksum.status == 1' -T fields "
+				      "-e ipv6.flow -e ipv6.dst",
+				      txt, sizeof(txt)),
+			 1);
+	unsigned label = 0;
+	char dst[64] = "";
+	assert_int_equal(sscanf(txt, "%x\t%63s", &label, dst), 2);
+	assert_int_equal(label, 0xabcde);
+	assert_string_equal(dst, "2001::1");
+}
+
+/* flow_esp (condition part): ESP sequence numbers above 3 pass, the others miss. */
+static void test_esp_sn_condition(void **state)
+{
+	(void)state;
+	struct doca_flow_fwd to1 = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1}, drop = {.type = DOCA_FLOW_FWD_DROP};
+	struct doca_flow_pipe *p = mk_pipe("ESP_SN", DOCA_FLOW_PIPE_CONTROL, true, NULL, NULL, NULL, NULL, 0, NULL, &drop);
+	struct doca_flow_match_condition c;
+	memset(&c, 0, sizeof(c));
+	c.operation = DOCA_FLOW_COMPARE_GT;
+	c.field_op.a.field_string = "tunnel.esp.sn";
+	c.field_op.width = 32;
+	struct doca_flow_match m;
+	memset(&m, 0, sizeof(m));
+	m.tun.esp_sn = DOCA_HTOBE32(3);
+	assert_int_equal(doca_flow_pipe_control_add_entry(0, p, &m, NULL, &c, NULL, NULL, NULL, NULL, 0, &to1, &status,
+							  NULL),
+			 DOCA_SUCCESS);
+	process(1);
+	for (uint32_t sn = 2; sn <= 5; sn++) {
+		uint8_t f[128], out[FLOWDPA_MAX_FRAME];
+		uint32_t len = ft_build4(f, 17, 0x01020304, 0x08080808, 0, 0, 8); /* then made ESP */
+		f[14 + 9] = 50;
+		ft_wr16(f + 14 + 10, 0);
+		ft_wr16(f + 14 + 10, ft_fold(ft_sum(0, f + 14, 20)));
+		ft_wr32(f + 34, 0x1000);
+		ft_wr32(f + 38, sn);
+		assert_int_equal(through(f, len, out), sn > 3 ? len : 0);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -527,6 +634,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_copy_field_to_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_conditions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_condition_absent_header, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_copy_vlan_tci_to_meta, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ipv6_flow_label_and_address, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_esp_sn_condition, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
