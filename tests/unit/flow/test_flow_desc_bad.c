@@ -263,6 +263,36 @@ static void test_control_program_limit(void **state)
 	assert_int_equal(flow_process_entries(ports[0], &status, 16), DOCA_SUCCESS);
 }
 
+/* Conditions of adds that never reach the NIC are freed (the ASan build checks leaks):
+ * an add that completes with ERROR (the pipe is full), adds still queued when the pipe
+ * is destroyed. */
+static void test_condition_of_failed_or_dropped_adds(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe *p;
+	struct doca_flow_pipe_cfg *cfg;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, "CTRL1", DOCA_FLOW_PIPE_CONTROL, false), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, 1), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, NULL, NULL, &p), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	struct doca_flow_match_condition c = {.operation = DOCA_FLOW_COMPARE_EQ};
+	c.field_op.a.field_string = "outer.ipv4.ttl";
+	c.field_op.width = 8;
+	assert_int_equal(add_cond(p, &c, NULL), DOCA_SUCCESS);
+	assert_int_equal(add_cond(p, &c, NULL), DOCA_SUCCESS);
+	memset(&status, 0, sizeof(status));
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 2), DOCA_SUCCESS);
+	assert_int_equal(status.nb_processed, 2);
+	assert_true(status.failure); /* the second: the pipe is full */
+	log_capture_clear();
+	assert_int_equal(add_cond(p, &c, NULL), DOCA_SUCCESS);
+	doca_flow_pipe_destroy(p); /* with the add still queued */
+	memset(&status, 0, sizeof(status));
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(status.nb_processed, 0);
+}
+
 int main(void)
 {
 	if (log_capture_setup() != 0)
@@ -272,6 +302,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_desc_create_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_condition_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_control_program_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_condition_of_failed_or_dropped_adds, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
