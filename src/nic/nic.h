@@ -244,7 +244,7 @@ enum nic_act_field {
 	NIC_AF_L4_DST,
 	NIC_AF_META, /* pkt_meta, then u32[0..]: NIC_AF_META + 1 + i */
 	NIC_AF_COUNT = NIC_AF_META + 1 + NIC_META_SCRATCH,
-	/* Not a rewrite: run the pipe's field program prog - 1 (nic_pipe_attr.progs). */
+	/* Not a rewrite: run the pipe's field program prog - 1 (nic_pipe_add_prog). */
 	NIC_AF_PROG = NIC_AF_COUNT,
 };
 
@@ -358,9 +358,6 @@ struct nic_pipe_attr {
 	int ps_field;
 	struct nic_idxsel *idxsel; /* HASH pipes, optional */
 	struct nic_mem *mem;	   /* HASH pipes, optional: entry i counts into cell i */
-	/* Field programs (action descriptors) the entries' NIC_AF_PROG names; owned by the
-	 * pipe once it is created (freed at nic_shutdown). */
-	struct nic_prog *progs[NIC_MAX_PROGS];
 };
 
 /*

@@ -160,7 +160,6 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 		p->index_mask = p->nr_entries - 1;
 	p->idxsel = attr->idxsel;
 	p->mem = attr->mem;
-	memcpy(p->progs, attr->progs, sizeof(p->progs)); /* owned once created: freed with p */
 	pthread_mutex_init(&p->lock, NULL);
 
 	struct nic_fwd *miss = core_malloc(sizeof(*miss));
