@@ -730,7 +730,9 @@ DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_nr_entries(struct doca_flow_pipe
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_match(struct doca_flow_pipe_cfg *cfg,
 						      const struct doca_flow_match *match,
 						      const struct doca_flow_match *match_mask);
-/* Action templates (docs/flow.md, Actions), nr_actions <= 8. */
+/* Action templates (docs/flow.md, Actions), nr_actions <= 8; action_descs per template
+ * (docs/flow.md, Action descriptors; INVALID_VALUE for a NULL desc_array with
+ * nb_action_desc > 0). */
 DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_actions(struct doca_flow_pipe_cfg *cfg,
 							struct doca_flow_actions *const *actions,
 							struct doca_flow_actions *const *actions_masks,
@@ -758,7 +760,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_cfg_set_excluded_queue(struct doca
 
 /*
  * Create a pipe from cfg (which may be destroyed afterwards). NOT_SUPPORTED for LPM, CT,
- * ACL, ORDERED_LIST, meters, descs, encap/decap, fwd TARGET/ORDERED_LIST/HASH_PIPE;
+ * ACL, ORDERED_LIST, meters, encap/decap, fwd TARGET/ORDERED_LIST/HASH_PIPE, descs naming
+ * a field the NIC lacks (docs/flow.md, Action descriptors: INVALID_VALUE for bad ones);
  * ALREADY_EXIST for a second root on a port; INVALID_VALUE for fwd to a destroyed pipe.
  */
 DOCA_STABLE doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const struct doca_flow_fwd *fwd,
@@ -791,7 +794,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_q
 								 const struct doca_flow_monitor *monitor,
 								 const struct doca_flow_fwd *fwd, uint32_t flags,
 								 struct doca_flow_pipe_entry *entry);
-/* Queue a CONTROL entry; lower priority numbers match first. condition: NOT_SUPPORTED. */
+/* Queue a CONTROL entry; lower priority numbers match first. condition and action_descs:
+ * docs/flow.md, Match conditions and Action descriptors (FULL: 8 desc programs per pipe). */
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_control_add_entry(
 	uint16_t pipe_queue, struct doca_flow_pipe *pipe, const struct doca_flow_match *match,
 	const struct doca_flow_match *match_mask, const struct doca_flow_match_condition *condition,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "flow_field.h"
 #include "flow_internal.h"
 
 DOCA_LOG_REGISTER(FLOW::ENTRY);
@@ -175,6 +176,8 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 			if (op_entry(op)->pipe == pipe) {
 				*link = op->next;
 				fq->pending--;
+				if (op->type == FLOW_OP_ADD && pipe->type == DOCA_FLOW_PIPE_CONTROL)
+					free(((struct flow_add_op *)op)->attr.cond); /* never added */
 				if (op->type != FLOW_OP_DEL)
 					op_free(op); /* first member of its record */
 			} else {
@@ -599,24 +602,32 @@ doca_error_t doca_flow_pipe_control_add_entry(uint16_t pipe_queue, struct doca_f
 		return err;
 	CHECK(pipe->type == DOCA_FLOW_PIPE_CONTROL, DOCA_ERROR_INVALID_VALUE, "%s: pipe '%s' is not a CONTROL pipe",
 	      who, pipe->name);
-	CHECK(condition == NULL, DOCA_ERROR_NOT_SUPPORTED, "%s: match conditions are not supported", who);
-	CHECK(action_descs == NULL || action_descs->nb_action_desc == 0, DOCA_ERROR_NOT_SUPPORTED,
-	      "%s: action descs are not supported", who);
-	struct flow_act_tmpl t;
-	err = flow_actions_template(actions, actions_mask, &t, who);
-	if (err != DOCA_SUCCESS)
-		return err;
-	struct flow_add_op *a;
-	err = entry_new(pipe, 0, 0, NULL, monitor, fwd, usr_ctx, &a, who);
-	if (err != DOCA_SUCCESS)
-		return err;
-	flow_actions_entry(&t, actions, -1, &a->attr.actions, &a->attr.ps_value);
-	a->attr.priority = a->entry->priority = priority;
-	err = flow_match_control(match, match_mask, &a->attr.match, &a->attr.mask, who);
+	/* A condition's immediate value is taken out of the match (flow_cond.c). */
+	struct doca_flow_match m = {0};
+	if (match)
+		m = *match;
+	struct nic_cond *cond = NULL;
+	struct nic_actions na;
+	err = flow_cond_compile(condition, &m, &cond, pipe->name, who);
+	if (err == DOCA_SUCCESS)
+		err = flow_descs_control_entry(pipe, action_descs, actions, actions_mask, &na, who);
+	struct flow_add_op *a = NULL;
+	if (err == DOCA_SUCCESS)
+		err = entry_new(pipe, 0, 0, NULL, monitor, fwd, usr_ctx, &a, who);
 	if (err != DOCA_SUCCESS) {
+		free(cond);
+		return err;
+	}
+	a->attr.actions = na;
+	a->attr.ps_value = 0;
+	a->attr.priority = a->entry->priority = priority;
+	err = flow_match_control(match || condition ? &m : NULL, match_mask, &a->attr.match, &a->attr.mask, who);
+	if (err != DOCA_SUCCESS) {
+		free(cond);
 		entry_discard(a);
 		return err;
 	}
+	a->attr.cond = cond; /* the NIC entry owns it once added; an add that fails frees it */
 	CORE_LOG_TRC("%s: pipe '%s' queue %u: entry add queued (priority %u)", who, pipe->name, pipe_queue, priority);
 	entry_queue_add(pipe_queue, a, entry);
 	return DOCA_SUCCESS;
@@ -767,6 +778,8 @@ static void execute_add(struct flow_add_op *a, uint16_t q)
 {
 	struct doca_flow_pipe_entry *e = a->entry;
 	doca_error_t err = nic_entry_add(e->pipe->nic, &a->attr, &e->nic);
+	if (err != DOCA_SUCCESS && e->pipe->type == DOCA_FLOW_PIPE_CONTROL)
+		free(a->attr.cond); /* the NIC owns it only once added */
 	op_free(a);
 	e->status = err == DOCA_SUCCESS ? DOCA_FLOW_ENTRY_STATUS_SUCCESS : DOCA_FLOW_ENTRY_STATUS_ERROR;
 	if (err != DOCA_SUCCESS) {

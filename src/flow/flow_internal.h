@@ -161,6 +161,8 @@ struct flow_act_tmpl {
 	bool v6;	/* the template rewrites IPv6 (not IPv4) fields */
 };
 
+struct flow_descs_copy; /* flow_field.h */
+
 struct doca_flow_pipe_cfg {
 	struct doca_flow_port *port;
 	char name[64];
@@ -178,7 +180,7 @@ struct doca_flow_pipe_cfg {
 	bool actions_null[FLOW_MAX_ACTIONS];
 	bool has_actions_mask[FLOW_MAX_ACTIONS];
 	struct doca_flow_actions actions_mask[FLOW_MAX_ACTIONS];
-	bool has_descs;
+	struct flow_descs_copy *descs; /* per action template (flow_desc.c), or NULL: none */
 	bool has_monitor;
 	struct doca_flow_monitor monitor;
 	bool miss_counter;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flow_field.h"
 #include "flow_internal.h"
 
 DOCA_LOG_REGISTER(FLOW::PIPE);
@@ -47,6 +48,7 @@ doca_error_t doca_flow_pipe_cfg_destroy(struct doca_flow_pipe_cfg *cfg)
 			cfg->mem->cfg_held--;
 	}
 	pthread_mutex_unlock(&flow_g.lock);
+	free(cfg->descs);
 	free(cfg);
 	return DOCA_SUCCESS;
 }
@@ -121,8 +123,22 @@ doca_error_t doca_flow_pipe_cfg_set_actions(struct doca_flow_pipe_cfg *cfg, stru
 	CHECK_CFG(cfg);
 	CHECK(nr_actions <= FLOW_MAX_ACTIONS, DOCA_ERROR_INVALID_VALUE, "%s: nr_actions %zu > %d", __func__,
 	      nr_actions, FLOW_MAX_ACTIONS);
+	/* Descriptors are copied (checked) first, so a refusal leaves the cfg as it was. */
+	struct flow_descs_copy *descs = NULL;
+	for (size_t i = 0; action_descs && i < nr_actions; i++) {
+		if (action_descs[i] == NULL || action_descs[i]->nb_action_desc == 0)
+			continue;
+		if (descs == NULL && (descs = core_calloc(FLOW_MAX_ACTIONS, sizeof(*descs))) == NULL)
+			return CORE_LOG_NOMEM(__func__, "the action descs");
+		doca_error_t err = flow_descs_copy(action_descs[i], &descs[i], __func__);
+		if (err != DOCA_SUCCESS) {
+			free(descs);
+			return err;
+		}
+	}
+	free(cfg->descs);
+	cfg->descs = descs;
 	cfg->nr_actions = (uint32_t)nr_actions;
-	cfg->has_descs = false;
 	for (size_t i = 0; i < nr_actions; i++) {
 		cfg->actions_null[i] = actions == NULL || actions[i] == NULL;
 		if (!cfg->actions_null[i])
@@ -130,8 +146,6 @@ doca_error_t doca_flow_pipe_cfg_set_actions(struct doca_flow_pipe_cfg *cfg, stru
 		cfg->has_actions_mask[i] = actions_masks && actions_masks[i];
 		if (cfg->has_actions_mask[i])
 			cfg->actions_mask[i] = *actions_masks[i];
-		if (action_descs && action_descs[i] && action_descs[i]->nb_action_desc)
-			cfg->has_descs = true;
 	}
 	return DOCA_SUCCESS;
 }
@@ -289,8 +303,6 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 			     (unsigned)cfg->type);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	CHECK(!cfg->has_descs, DOCA_ERROR_NOT_SUPPORTED, "%s: pipe '%s': action descs are not supported", who,
-	      cfg->name);
 	CHECK(cfg->type == DOCA_FLOW_PIPE_HASH || cfg->hash_alg == 0, DOCA_ERROR_INVALID_VALUE,
 	      "%s: pipe '%s': a map algorithm is set on a non-hash pipe", who, cfg->name);
 	doca_error_t miss_err = fwd_miss_check(fwd_miss, cfg->name, who);
@@ -313,10 +325,10 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 	p->mem = cfg->mem;
 
 	struct nic_pipe_attr *attr = core_calloc(1, sizeof(*attr));
+	struct nic_prog *progs[FLOW_MAX_ACTIONS] = {0};
 	err = attr ? DOCA_SUCCESS : CORE_LOG_NOMEM(__func__, "the pipe's NIC attributes");
-	for (uint32_t i = 0; err == DOCA_SUCCESS && i < cfg->nr_actions; i++)
-		err = flow_actions_template(cfg->actions_null[i] ? NULL : &cfg->actions[i],
-					    cfg->has_actions_mask[i] ? &cfg->actions_mask[i] : NULL, &p->act[i], who);
+	if (err == DOCA_SUCCESS)
+		err = flow_descs_templates(cfg, p, progs, who);
 	for (uint32_t i = cfg->nr_actions; i < FLOW_MAX_ACTIONS; i++)
 		p->act[i].single_chg = -1;
 	if (err == DOCA_SUCCESS)
@@ -377,9 +389,13 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 		if (p->mem)
 			p->mem->bound++;
 	}
+	if (err == DOCA_SUCCESS)
+		flow_descs_attach(p, progs); /* before any entry can name them */
 	pthread_mutex_unlock(&flow_g.lock);
 	free(attr);
 	if (err != DOCA_SUCCESS) {
+		for (uint32_t i = 0; i < FLOW_MAX_ACTIONS; i++)
+			free(progs[i]);
 		flow_entry_pool_free(p);
 		free(p);
 		return err;

@@ -103,8 +103,9 @@ static inline struct nic_entry *basic_lookup(struct nic_pipe *pp, const struct n
 	return NULL;
 }
 
-static struct nic_entry *control_lookup(struct nic_pipe *pp, const struct nic_key *k)
+static struct nic_entry *control_lookup(struct nic_pipe *pp, const struct nic_pkt *p)
 {
+	const struct nic_key *k = &p->key;
 	struct nic_ctrl_table *t = atomic_load_explicit(&pp->ctrl, memory_order_acquire);
 	if (t == NULL)
 		return NULL;
@@ -114,7 +115,8 @@ static struct nic_entry *control_lookup(struct nic_pipe *pp, const struct nic_ke
 		uint64_t diff = 0;
 		for (int w = 0; w < NIC_KEY_WORDS; w++)
 			diff |= (k->w[w] & c->mask.w[w]) ^ c->match.w[w];
-		if (diff == 0 && (atomic_load_explicit(&e->flags, memory_order_acquire) & NIC_EF_ENABLED))
+		if (diff == 0 && (atomic_load_explicit(&e->flags, memory_order_acquire) & NIC_EF_ENABLED) &&
+		    (c->cond == NULL || nic_cond_eval(c->cond, p->data, p->len, &p->off, k)))
 			return e;
 	}
 	return NULL;
@@ -250,6 +252,10 @@ static void hit(struct burst_acc *acc, struct nic_pkt *p, struct nic_pipe *pp, s
 		atomic_fetch_add_explicit(&pp->mem->cells[e->index], 1, memory_order_relaxed);
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
 	nic_dp_entry_actions(p, e, st, pp->ps_field);
+	if (NIC_UNLIKELY(st->fields & (1u << NIC_AF_PROG))) {
+		nic_prog_run(pp->progs[st->actions.prog - 1], p->data, p->len, &p->off, &p->key);
+		p->common_shape = false; /* re-parsed: off and key hold, the shape may not */
+	}
 	dispatch(acc, p, &st->fwd, pp->is_root, depth);
 }
 
@@ -294,7 +300,7 @@ static void walk(struct burst_acc *acc, struct nic_pkt *p, struct nic_pipe *pp, 
 		} else if (pp->type == NIC_PIPE_BASIC) {
 			e = basic_lookup(pp, &p->key, nic_basic_hash(pp, &p->key));
 		} else if (pp->type == NIC_PIPE_CONTROL) {
-			e = control_lookup(pp, &p->key);
+			e = control_lookup(pp, p);
 		} else if (pp->map_algorithm & NIC_MAP_FLOODING) {
 			flood(acc, p, pp, depth);
 			return;
@@ -440,6 +446,10 @@ static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc
 		atomic_fetch_add_explicit(&rp->pp->mem->cells[e->index], 1, memory_order_relaxed);
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
 	nic_dp_entry_actions(p, e, st, ps_field);
+	if (NIC_UNLIKELY(st->fields & (1u << NIC_AF_PROG))) {
+		nic_prog_run(rp->pp->progs[st->actions.prog - 1], p->data, p->len, &p->off, &p->key);
+		p->common_shape = false; /* re-parsed: off and key hold, the shape may not */
+	}
 	if (NIC_LIKELY(st->tx_bit & acc->plain_tx)) {
 		/* A port this burst already sent to: just count (dispatch does the rest). */
 		uint32_t port = (uint32_t)__builtin_ctz(st->tx_bit);

@@ -135,6 +135,101 @@ struct nic_fwd {
 	struct nic_pipe *pipe;
 };
 
+/* ------------------------------------------------------------------ field programs (field.c) */
+
+/*
+ * A bit range of a header field or of the meta words, read and written on a parsed
+ * frame (action descriptors and match conditions). A header field lives in a container
+ * of len bytes at off in its header, read as one big-endian number; the field is bits
+ * shift .. shift + bits - 1 of it, bit 0 the least significant. The meta words (hdr
+ * NIC_FH_META) are the key's NIC_K_META words: bit k is bit k % 32 of word k / 32,
+ * word 0 pkt_meta, word 1 + i meta u32[i] (DOCA's bit offsets into struct doca_flow_meta).
+ */
+enum nic_field_hdr {
+	NIC_FH_ETH,  /* the Ethernet header */
+	NIC_FH_VLAN, /* the first VLAN tag's TCI (a tagged frame only) */
+	NIC_FH_IP4,
+	NIC_FH_IP6,
+	NIC_FH_TCP,
+	NIC_FH_UDP,
+	NIC_FH_ESP,
+	NIC_FH_META,
+};
+#define NIC_FF_PSEUDO 1u /* an address the L4 checksum's pseudo-header sums */
+
+struct nic_field {
+	uint8_t hdr;   /* enum nic_field_hdr */
+	uint8_t off;   /* the container's byte offset in its header */
+	uint8_t len;   /* container bytes (1..16); META: 4 per word */
+	uint8_t shift; /* the field's lowest bit in the container */
+	uint8_t bits;  /* the field's width */
+	uint8_t flags; /* NIC_FF_* */
+};
+#define NIC_META_BITS (32 * (1 + NIC_META_SCRATCH))
+
+/* Bits bit .. bit + width - 1 (width <= 64) of field f in container c (the field's own
+ * bytes: a header container, or the meta words for NIC_FH_META). */
+uint64_t nic_field_get(const struct nic_field *f, const uint8_t *c, uint32_t bit, uint32_t width);
+void nic_field_set(const struct nic_field *f, uint8_t *c, uint32_t bit, uint32_t width, uint64_t v);
+
+/* One operation of a field program, in the order given. */
+enum nic_fop_type {
+	NIC_FOP_COPY,	   /* dst bits = src bits */
+	NIC_FOP_ADD,	   /* dst bits += src bits (modulo 2^width) */
+	NIC_FOP_ADD_CONST, /* dst bits += konst */
+};
+struct nic_fop {
+	uint8_t type; /* enum nic_fop_type */
+	uint8_t width; /* 1..128 for COPY, 1..64 otherwise */
+	uint16_t src_bit, dst_bit;
+	struct nic_field src, dst;
+	uint64_t konst;
+};
+struct nic_prog {
+	uint32_t n;
+	struct nic_fop op[];
+};
+#define NIC_MAX_PROGS 8
+
+/*
+ * Run program pr on a parsed frame: header writes fix the IPv4 header checksum and the
+ * L4 checksum (RFC 1624; addresses also through the pseudo-header), and the key is
+ * parsed again (meta words kept) so later pipes see the new bytes. An operation whose
+ * header the frame lacks does nothing. Allocates nothing.
+ */
+void nic_prog_run(const struct nic_prog *pr, uint8_t *frame, uint32_t len, struct nic_hdr_off *off,
+		  struct nic_key *key);
+
+/*
+ * Give pipe program pr (which it owns from then on, freed at nic_shutdown); *index is
+ * what an entry's actions name it by (nic_actions.prog = index + 1). A program equal to
+ * one the pipe holds is freed and that one's index returned. FULL (not logged) when the
+ * pipe holds NIC_MAX_PROGS programs. Programs are never replaced, so a packet reads one
+ * without a lock.
+ */
+FLOWDPA_MUST_CHECK doca_error_t nic_pipe_add_prog(struct nic_pipe *pipe, struct nic_prog *pr, uint8_t *index);
+
+/* A match condition of a CONTROL entry: a OP b, or a OP konst, over width bits. */
+enum nic_cmp {
+	NIC_CMP_EQ,
+	NIC_CMP_NE,
+	NIC_CMP_LT,
+	NIC_CMP_LE,
+	NIC_CMP_GT,
+	NIC_CMP_GE,
+};
+struct nic_cond {
+	uint8_t op;    /* enum nic_cmp (DOCA's doca_flow_compare_op values) */
+	uint8_t width; /* 1..64 */
+	bool b_const;
+	uint16_t a_bit, b_bit;
+	struct nic_field a, b;
+	uint64_t konst;
+};
+/* True when the frame satisfies c; false when a field's header is absent. */
+bool nic_cond_eval(const struct nic_cond *c, const uint8_t *frame, uint32_t len, const struct nic_hdr_off *off,
+		   const struct nic_key *key);
+
 /* ------------------------------------------------------------------ actions */
 
 enum nic_act_field {
@@ -149,6 +244,8 @@ enum nic_act_field {
 	NIC_AF_L4_DST,
 	NIC_AF_META, /* pkt_meta, then u32[0..]: NIC_AF_META + 1 + i */
 	NIC_AF_COUNT = NIC_AF_META + 1 + NIC_META_SCRATCH,
+	/* Not a rewrite: run the pipe's field program prog - 1 (nic_pipe_add_prog). */
+	NIC_AF_PROG = NIC_AF_COUNT,
 };
 
 /* A compiled set of header rewrites. Values are network order, as written. */
@@ -163,6 +260,7 @@ struct nic_actions {
 	uint8_t ttl;
 	uint8_t ip6_src[16];
 	uint8_t ip6_dst[16];
+	uint8_t prog; /* with NIC_AF_PROG: the pipe's program index + 1 (in the padding) */
 	uint32_t meta[1 + NIC_META_SCRATCH];
 };
 
@@ -305,6 +403,7 @@ struct nic_entry_attr {
 	uint32_t ps_value;	/* HASH with a path-selector field: host-order value */
 	struct nic_fwd fwd;	/* resolved: the pipe-level fwd when it is fixed */
 	bool own_counter;	/* per-entry counter */
+	struct nic_cond *cond;	/* CONTROL: also required to hit (NULL: none); owned by the entry once added */
 	struct nic_counter *shared_counter; /* or a shared one (NULL: none) */
 };
 

@@ -116,6 +116,7 @@ struct nic_ctrl_entry {
 	struct nic_key match;
 	struct nic_key mask;
 	uint32_t priority;
+	struct nic_cond *cond; /* a match condition (field.c), or NULL */
 	struct nic_ctrl_entry *list_next, *list_prev;
 	struct {
 		_Alignas(64) struct nic_cnt_cell c; /* a line per shard: each has one writer */
@@ -156,6 +157,7 @@ struct nic_pipe {
 	_Atomic(struct nic_fwd *) fwd_miss;
 	struct nic_idxsel *idxsel;
 	struct nic_mem *mem;
+	struct nic_prog *progs[NIC_MAX_PROGS]; /* field programs (NIC_AF_PROG), immutable */
 	_Atomic uint32_t rr; /* ROUND_ROBIN cursor */
 	/* BASIC and HASH: the entries, one per slot (HASH: slot = index), and the own
 	 * counters' cells, one array per shard; all committed by the pages entries touch. */

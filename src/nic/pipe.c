@@ -450,6 +450,7 @@ static doca_error_t ctrl_entry_add(struct nic_pipe *p, const struct nic_entry_at
 	memset(c, 0, sizeof(*c));
 	c->mask = attr->mask;
 	c->priority = attr->priority;
+	c->cond = attr->cond; /* owned once added: the fail path leaves it to the caller */
 	for (int i = 0; i < NIC_KEY_WORDS; i++)
 		c->match.w[i] = attr->match.w[i] & attr->mask.w[i];
 	struct nic_ctrl_table *retired = NULL;
@@ -609,8 +610,10 @@ void nic_entry_free(struct nic_entry *e)
 	else
 		nic_state_put(p, atomic_load_explicit(&e->state, memory_order_relaxed));
 	pthread_mutex_unlock(&p->lock);
-	if (!p->pool)
+	if (!p->pool) {
+		free(nic_ctrl_of(e)->cond);
 		free(nic_ctrl_of(e));
+	}
 }
 
 doca_error_t nic_entry_counter_read(const struct nic_entry *e, uint64_t *pkts, uint64_t *bytes)
@@ -695,6 +698,8 @@ void nic_pipes_free_all(void)
 		nic_lazy_free((void *)p->slots, p->slots ? ((size_t)p->bucket_mask + 1) * sizeof(*p->slots) : 0);
 		nic_pool_free(p);
 		nic_states_free_all(p);
+		for (int i = 0; i < NIC_MAX_PROGS; i++)
+			free(p->progs[i]);
 		pthread_mutex_destroy(&p->lock);
 		free(p);
 		p = next;

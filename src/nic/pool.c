@@ -202,6 +202,8 @@ static void intern_key(const struct nic_pipe *p, const struct nic_actions *a, st
 	for (int m = 0; m <= NIC_META_SCRATCH; m++)
 		if (f & (1u << (NIC_AF_META + m)))
 			k->meta[m] = a->meta[m];
+	if (f & (1u << NIC_AF_PROG))
+		k->prog = a->prog;
 }
 
 static uint32_t intern_hash(const struct nic_actions *k, const struct nic_fwd *fwd)

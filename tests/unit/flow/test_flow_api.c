@@ -300,11 +300,15 @@ static void test_pipe_cfg_and_create(void **state)
 	struct doca_flow_fwd chg_miss = {.type = DOCA_FLOW_FWD_PORT, .port_id = 0xffff};
 	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, &chg_miss, &p), DOCA_ERROR_INVALID_VALUE);
 	struct doca_flow_actions act, *acts[1] = {&act};
-	struct doca_flow_action_desc d;
+	/* Action descs are supported (tests/unit/flow/test_flow_desc_bad.c); a bad one is refused. */
+	struct doca_flow_action_desc d = {.type = DOCA_FLOW_ACTION_COPY};
+	d.field_op.src.field_string = "no.such.field";
+	d.field_op.dst.field_string = "meta.data";
+	d.field_op.width = 8;
 	struct doca_flow_action_descs ds = {.nb_action_desc = 1, .desc_array = &d}, *dsa[1] = {&ds};
 	memset(&act, 0, sizeof(act));
 	doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, dsa, 1);
-	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &p), DOCA_ERROR_NOT_SUPPORTED);
+	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &p), DOCA_ERROR_INVALID_VALUE);
 	act.pop_vlan = true;
 	doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1);
 	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &p), DOCA_ERROR_NOT_SUPPORTED);
