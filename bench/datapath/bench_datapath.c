@@ -427,6 +427,27 @@ static void bench_w2(void)
 
 /* ------------------------------------------------------------------ main */
 
+void bench_flow_start(void)
+{
+	if (init_doca_flow(2, "vnf,hws") != DOCA_SUCCESS || init_doca_flow_ports(2, bench_ports) != DOCA_SUCCESS)
+		bench_die("init", DOCA_ERROR_INITIALIZATION);
+	/* Keep no copies of the output: the benchmark measures the pipeline, not captures. */
+	TRY(flowdpa_port_capture_set_depth(1, 0));
+	TRY(flowdpa_host_capture_set_depth(0, 0));
+}
+
+void bench_flow_stop(void)
+{
+	stop_doca_flow_ports(2, bench_ports);
+	doca_flow_destroy();
+}
+
+void bench_flow_restart(void)
+{
+	bench_flow_stop();
+	bench_flow_start();
+}
+
 double bench_bpe_basic, bench_bpe_hash, bench_basic_meps; /* the 1M figures, 0 until measured */
 
 static double mem_available(void)
@@ -446,7 +467,7 @@ bool bench_fits(const char *part, uint32_t n, bool basic, int fills)
 {
 	double bpe = basic ? bench_bpe_basic : bench_bpe_hash;
 	if (bpe <= 0) { /* not measured in this run: one 1M-entry fresh process says */
-		bench_scale_part(1u << 20);
+		bench_scale_part(1u << 20, true, true);
 		bpe = basic ? bench_bpe_basic : bench_bpe_hash;
 	}
 	/* The table, W1's entry handles and replay counts, 10% slack. */
@@ -520,29 +541,35 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	/* Fresh processes first: nothing of this one is resident yet. */
 	if (HAS("scale"))
-		bench_scale_part(1u << 20);
-	if (init_doca_flow(2, "vnf,hws") != DOCA_SUCCESS || init_doca_flow_ports(2, bench_ports) != DOCA_SUCCESS)
-		bench_die("init", DOCA_ERROR_INITIALIZATION);
-	/* Keep no copies of the output: the benchmark measures the pipeline, not captures. */
-	TRY(flowdpa_port_capture_set_depth(1, 0));
-	TRY(flowdpa_host_capture_set_depth(0, 0));
+		bench_scale_part(1u << 20, true, true);
+	bench_flow_start();
 	if (HAS("w1k"))
 		bench_w1(1024);
 	if (HAS("w1m"))
 		bench_w1(1u << 20);
 	if (HAS("w2"))
 		bench_w2();
+	bench_flow_restart();
 	if (HAS("ins"))
-		bench_insert_part(1u << 20);
+		bench_insert_part(1u << 20, true);
 	/* 16M entries: each part frees its tables before the next; a part that would not fit
 	 * in half of the available memory, or whose fills would take minutes, says so instead. */
-	if (HAS("w1g") && bench_fits("w1_n16777216", 1u << 24, true, 1))
+	if (HAS("w1g") && bench_fits("w1_n16777216", 1u << 24, true, 1)) {
 		bench_w1(1u << 24);
-	if (HAS("ins16m") && bench_fits("insert_n16777216", 1u << 24, true, 3 * (bench_reps > 3 ? 3 : bench_reps)))
-		bench_insert_part(1u << 24);
-	if (HAS("scale16m") && bench_fits("scale_n16777216", 1u << 24, true, bench_reps > 3 ? 3 : bench_reps))
-		bench_scale_part(1u << 24);
-	stop_doca_flow_ports(2, bench_ports);
-	doca_flow_destroy();
+		bench_flow_restart();
+	}
+	int r3 = bench_reps > 3 ? 3 : bench_reps;
+	if (HAS("ins16m")) {
+		bool basic = bench_fits("insert_basic_n16777216", 1u << 24, true, 2 * r3);
+		if (basic || bench_fits("insert_hash_n16777216", 1u << 24, false, 0))
+			bench_insert_part(1u << 24, basic);
+	}
+	if (HAS("scale16m")) {
+		bool hash = bench_fits("scale_hash_n16777216", 1u << 24, false, 0);
+		bool basic = bench_fits("scale_basic_n16777216", 1u << 24, true, r3);
+		if (hash || basic)
+			bench_scale_part(1u << 24, hash, basic);
+	}
+	bench_flow_stop();
 	return 0;
 }

@@ -57,6 +57,14 @@ struct doca_flow_pipe *w1_pipe_create(uint32_t n, const char *name);
 void w1_fill(struct doca_flow_pipe *pipe, uint32_t first, uint32_t count, uint16_t queue,
 	     struct entries_status *st, struct doca_flow_pipe_entry **e);
 
+/* doca_flow_init with 2 queues, ports 0 and 1 started, no captures kept; stop: the ports
+ * and doca_flow_destroy. A destroyed pipe keeps part of its memory until
+ * doca_flow_destroy (docs/flow.md), so parts that fill big tables restart DOCA Flow
+ * after each fill to free them. */
+void bench_flow_start(void);
+void bench_flow_stop(void);
+void bench_flow_restart(void);
+
 /* Resident set size of this process in bytes (/proc/self/statm). */
 uint64_t bench_rss_bytes(void);
 
@@ -72,8 +80,10 @@ extern double bench_bpe_basic, bench_bpe_hash, bench_basic_meps;
  * minutes; if not, prints PART_skipped=why. */
 bool bench_fits(const char *part, uint32_t n, bool basic, int fills);
 
-void bench_insert_part(uint32_t n);	 /* BASIC 1q/2q and HASH insertion at n entries */
-void bench_scale_part(uint32_t n);		      /* bytes per entry, fresh processes */
+/* BASIC 1q/2q (when basic) and HASH insertion at n entries. */
+void bench_insert_part(uint32_t n, bool basic);
+/* Bytes per entry of a HASH and/or BASIC table of n entries, fresh processes. */
+void bench_scale_part(uint32_t n, bool hash, bool basic);
 int bench_scale_child(const char *type, uint32_t n); /* -S: one measurement, then exit */
 
 #endif

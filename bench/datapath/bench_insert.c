@@ -118,34 +118,40 @@ static double basic_insert_run(uint32_t n, int nq, double *create_s)
 		pthread_join(f[q].th, NULL);
 	double dt = bench_now(CLOCK_MONOTONIC) - t0;
 	doca_flow_pipe_destroy(pipe);
+	bench_flow_restart();
 	return (double)n / dt / 1e6;
 }
 
-void bench_insert_part(uint32_t n)
+void bench_insert_part(uint32_t n, bool basic)
 {
 	/* At 16M a run takes seconds and GBs: at most 3 runs. */
 	int reps = n > (1u << 20) && bench_reps > 3 ? 3 : bench_reps;
 	double b1[99], b2[99], h[99], cb[99], ch[99], unused;
 	for (int r = 0; r < reps; r++) {
-		b1[r] = basic_insert_run(n, 1, &cb[r]);
-		b2[r] = basic_insert_run(n, 2, &unused);
+		b1[r] = basic ? basic_insert_run(n, 1, &cb[r]) : 0;
+		b2[r] = basic ? basic_insert_run(n, 2, &unused) : 0;
 		struct doca_flow_pipe *hash = hash_pipe_create(n, &ch[r]);
 		h[r] = (double)n / hash_fill(hash, n) / 1e6;
 		doca_flow_pipe_destroy(hash);
+		bench_flow_restart();
 	}
 	char key[64];
-	snprintf(key, sizeof(key), "insert_basic_n%u_1q_meps", n);
-	bench_print_median(key, b1, reps);
-	if (n == 1u << 20)
-		bench_basic_meps = bench_median(b1, reps);
-	snprintf(key, sizeof(key), "insert_basic_n%u_2q_meps", n);
-	bench_print_median(key, b2, reps);
+	if (basic) {
+		snprintf(key, sizeof(key), "insert_basic_n%u_1q_meps", n);
+		bench_print_median(key, b1, reps);
+		if (n == 1u << 20)
+			bench_basic_meps = bench_median(b1, reps);
+		snprintf(key, sizeof(key), "insert_basic_n%u_2q_meps", n);
+		bench_print_median(key, b2, reps);
+		for (int r = 0; r < reps; r++)
+			cb[r] *= 1e3;
+		snprintf(key, sizeof(key), "create_basic_n%u_ms", n);
+		bench_print_median(key, cb, reps);
+	}
 	snprintf(key, sizeof(key), "insert_hash_n%u_meps", n);
 	bench_print_median(key, h, reps);
 	for (int r = 0; r < reps; r++)
-		cb[r] *= 1e3, ch[r] *= 1e3;
-	snprintf(key, sizeof(key), "create_basic_n%u_ms", n);
-	bench_print_median(key, cb, reps);
+		ch[r] *= 1e3;
 	snprintf(key, sizeof(key), "create_hash_n%u_ms", n);
 	bench_print_median(key, ch, reps);
 }
@@ -182,10 +188,7 @@ int bench_scale_child(const char *type, uint32_t n)
 		fprintf(stderr, "bench_datapath: -S takes basic|hash, -n a power of two up to 16777216\n");
 		return 2;
 	}
-	if (init_doca_flow(2, "vnf,hws") != DOCA_SUCCESS || init_doca_flow_ports(2, bench_ports) != DOCA_SUCCESS)
-		bench_die("init", DOCA_ERROR_INITIALIZATION);
-	TRY(flowdpa_port_capture_set_depth(1, 0));
-	TRY(flowdpa_host_capture_set_depth(0, 0));
+	bench_flow_start();
 	struct doca_flow_pipe *pipe, *root = NULL;
 	double create_s;
 	uint64_t rss0 = bench_rss_bytes();
@@ -222,8 +225,7 @@ int bench_scale_child(const char *type, uint32_t n)
 	if (root)
 		doca_flow_pipe_destroy(root);
 	doca_flow_pipe_destroy(pipe);
-	stop_doca_flow_ports(2, bench_ports);
-	doca_flow_destroy();
+	bench_flow_stop();
 	return 0;
 }
 
@@ -248,26 +250,34 @@ static void scale_spawn(const char *type, uint32_t n, double *bpe, double *creat
 	}
 }
 
-void bench_scale_part(uint32_t n)
+void bench_scale_part(uint32_t n, bool hash, bool basic)
 {
 	int reps = bench_reps > 3 ? 3 : bench_reps;
 	double hb[99], hc[99], bb[99], bc[99];
 	for (int r = 0; r < reps; r++) {
-		scale_spawn("hash", n, &hb[r], &hc[r]);
-		scale_spawn("basic", n, &bb[r], &bc[r]);
+		if (hash)
+			scale_spawn("hash", n, &hb[r], &hc[r]);
+		if (basic)
+			scale_spawn("basic", n, &bb[r], &bc[r]);
 	}
 	char key[64];
-	snprintf(key, sizeof(key), "scale_hash_n%u_bytes_per_entry", n);
-	bench_print_median(key, hb, reps);
-	snprintf(key, sizeof(key), "scale_basic_n%u_bytes_per_entry", n);
-	bench_print_median(key, bb, reps);
-	if (n == 1u << 20)
-		bench_bpe_hash = bench_median(hb, reps), bench_bpe_basic = bench_median(bb, reps);
 	/* Creation in a fresh process, where nothing of the table is resident yet. */
-	snprintf(key, sizeof(key), "scale_create_hash_n%u_ms", n);
-	bench_print_median(key, hc, reps);
-	snprintf(key, sizeof(key), "scale_create_basic_n%u_ms", n);
-	bench_print_median(key, bc, reps);
+	if (hash) {
+		snprintf(key, sizeof(key), "scale_hash_n%u_bytes_per_entry", n);
+		bench_print_median(key, hb, reps);
+		if (n == 1u << 20)
+			bench_bpe_hash = bench_median(hb, reps);
+		snprintf(key, sizeof(key), "scale_create_hash_n%u_ms", n);
+		bench_print_median(key, hc, reps);
+	}
+	if (basic) {
+		snprintf(key, sizeof(key), "scale_basic_n%u_bytes_per_entry", n);
+		bench_print_median(key, bb, reps);
+		if (n == 1u << 20)
+			bench_bpe_basic = bench_median(bb, reps);
+		snprintf(key, sizeof(key), "scale_create_basic_n%u_ms", n);
+		bench_print_median(key, bc, reps);
+	}
 	printf("scale_target_hash_bytes_per_entry=%d\nscale_target_basic_bytes_per_entry=%d\n"
 	       "scale_target_create_hash_n16777216_ms=%d\n",
 	       HASH_TARGET_BYTES, BASIC_TARGET_BYTES, HASH_CREATE_TARGET_MS);
