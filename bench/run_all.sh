@@ -16,8 +16,9 @@
 # Per round:
 #   peers      xdp_bench -q -n 1024 (XDP/BPF), dpdk_bench -q -n 1024 (DPDK rte_hash); full
 #              mode also -n 1m (for W1 N=1M and the 1M insertion rows)
-#   datapath   bench_datapath -r 1 (full: every part, the 16M ones skipped with a reason when
-#              they would not fit in half of MemAvailable), quick: bench_datapath -q -r 1
+#   datapath   bench_datapath -r 1 (full: every part in round 1, the 16M ones skipped with a
+#              reason when they would not fit in half of MemAvailable; later rounds without
+#              the 16M parts, -p w1k,w1m,w2,ins,scale), quick: bench_datapath -q -r 1
 #   dpa        bench_dpa --iterations 2000 --runs 1 --threads 16
 #   provider   bench_provider -q -r 1 -m sync
 #   perf       doca_flow_dpa_perf --json --operation update|disable --burst-size 1|8|32
@@ -94,7 +95,9 @@ run_peers() { # round
 }
 
 run_ours() { # round
-	"$build/bench/datapath/bench_datapath" "${datapath_args[@]}" > "$raw/r$1-datapath.txt" 2> "$raw/r$1-datapath.err" ||
+	local parts=()
+	[ "$mode" != quick ] && [ "$1" -gt 1 ] && parts=(-p w1k,w1m,w2,ins,scale)
+	"$build/bench/datapath/bench_datapath" "${datapath_args[@]}" "${parts[@]+"${parts[@]}"}" > "$raw/r$1-datapath.txt" 2> "$raw/r$1-datapath.err" ||
 		{ echo "bench_datapath failed, see $raw/r$1-datapath.*"; exit 1; }
 	"$build/bench/dpa/bench_dpa" --iterations 2000 --runs 1 --threads 16 > "$raw/r$1-dpa.txt" 2>&1 ||
 		{ echo "bench_dpa failed, see $raw/r$1-dpa.txt"; exit 1; }

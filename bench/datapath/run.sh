@@ -6,6 +6,8 @@
 # median of the per-round ratios (one of our workers against one peer core).
 # Usage: bench/datapath/run.sh BUILD_DIR [quick]
 #   ROUNDS=5 by default; quick: one round, short peer runs, ours without the 16M parts.
+#   BIG_ROUNDS=1: the 16M parts (minutes each while tables are big; bytes per entry do
+#   not drift with the machine's speed) run in the first BIG_ROUNDS rounds only.
 #   Root, for the XDP peer (BPF_PROG_TEST_RUN); the DPDK peer needs libdpdk
 #   (make -C $FLOWDPA_BENCH_PEERS dpdk-deps). A peer that cannot run is left out, the
 #   table says so. FLOWDPA_BENCH_PEERS names the peers' folder, by default bench-peers
@@ -26,7 +28,7 @@ ours=$build/bench/datapath/bench_datapath
 rm -rf "$out/raw"
 mkdir -p "$out/raw"
 
-echo "cmd=$0 $* ROUNDS=$rounds; peers: xdp_bench|dpdk_bench ${peer_args[*]} -n 1024|1m; ours: bench_datapath ${ours_args[*]}"
+echo "cmd=$0 $* ROUNDS=$rounds BIG_ROUNDS=${BIG_ROUNDS:-1}; peers: xdp_bench|dpdk_bench ${peer_args[*]} -n 1024|1m; ours: bench_datapath ${ours_args[*]}"
 xdp=0 dpdk=0 notes=()
 if [ ! -f "$peers/Makefile" ]; then
 	notes+=("peers: none at $peers (set FLOWDPA_BENCH_PEERS)")
@@ -56,8 +58,11 @@ run_peers() { # round
 		done
 	done
 }
+big_rounds=${BIG_ROUNDS:-1}
 run_ours() { # round
-	"$ours" "${ours_args[@]}" > "$out/raw/r$1-ours.txt" 2> "$out/raw/r$1-ours.err" ||
+	local parts=()
+	[ "$1" -gt "$big_rounds" ] && parts=(-p w1k,w1m,w2,ins,scale)
+	"$ours" "${ours_args[@]}" "${parts[@]+"${parts[@]}"}" > "$out/raw/r$1-ours.txt" 2> "$out/raw/r$1-ours.err" ||
 		{ echo "bench_datapath failed in round $1 (a check or a run), see $out/raw/r$1-ours.*"; exit 1; }
 }
 t0=$(date +%s)

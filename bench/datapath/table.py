@@ -89,7 +89,7 @@ def section(title):
     rows.append((title,))
 
 
-section("Datapath W1, Mpps, one worker against one peer core (peers: every packet a different entry)")
+section("Datapath W1, Mpps, one worker against one peer core (peers: every packet a different entry; 16M rows: first BIG_ROUNDS rounds)")
 for n, sfx in (("1024", ""), ("1M", M)):
     tag = "n1024" if n == "1024" else "n1048576"
     walks = (("seq", "sequential"), ("lcg", "LCG walk")) if n == "1024" else (("lcg", "LCG rotate"),)
