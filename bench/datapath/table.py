@@ -140,9 +140,11 @@ print(line(hdr))
 for r in rows:
     print("\n" + r[0] if len(r) == 1 else line(r))
 print()
-last = rounds[-1]["ours"]
-for k in sorted(k for k in last if k.endswith("_skipped")):
-    print("%s: %s" % (k, last[k]))
+skipped = {}
+for rd in rounds:
+    skipped.update({k: v for k, v in rd["ours"].items() if k.endswith("_skipped")})
+for k in sorted(skipped):
+    print("%s: %s" % (k, skipped[k]))
 for n in a.note:
     print(n)
 for src, name in (("xdp", "XDP/BPF"), ("dpdk", "DPDK")):
