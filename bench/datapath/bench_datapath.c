@@ -56,7 +56,7 @@ double bench_median(double *v, int n)
 void bench_print_median(const char *key, double *v, int n)
 {
 	double m = bench_median(v, n);
-	printf("%s=%.2f\n%s_range=%.2f-%.2f\n", key, m, key, v[0], v[n - 1]);
+	printf("%s=%.3f\n%s_range=%.3f-%.3f\n", key, m, key, v[0], v[n - 1]);
 	fflush(stdout);
 }
 
