@@ -14,8 +14,11 @@
 # there instead of bench/results.
 #
 # Per round:
-#   peers      xdp_bench -q -n 1024 (XDP/BPF), dpdk_bench -q -n 1024 (DPDK rte_hash)
-#   datapath   bench_datapath -q -r 1
+#   peers      xdp_bench -q -n 1024 (XDP/BPF), dpdk_bench -q -n 1024 (DPDK rte_hash); full
+#              mode also -n 1m (for W1 N=1M and the 1M insertion rows)
+#   datapath   bench_datapath -r 1 (full: every part in round 1, the 16M ones skipped with a
+#              reason when they would not fit in half of MemAvailable; later rounds without
+#              the 16M parts, -p w1k,w1m,w2,ins,scale), quick: bench_datapath -q -r 1
 #   dpa        bench_dpa --iterations 2000 --runs 1 --threads 16
 #   provider   bench_provider -q -r 1 -m sync
 #   perf       doca_flow_dpa_perf --json --operation update|disable --burst-size 1|8|32
@@ -73,19 +76,28 @@ fi
 [ -n "$xdp_note" ] && echo "XDP/BPF peer: $xdp_note"
 [ -n "$dpdk_note" ] && echo "DPDK rte_hash peer: $dpdk_note"
 
+peer_sizes=(1024)
+datapath_args=(-q -r 1)
+[ "$mode" = quick ] || { peer_sizes=(1024 1m); datapath_args=(-r 1); }
 run_peers() { # round
-	if [ "$xdp_ok" = 1 ] && ! "$peer_build/xdp_bench" -q -n 1024 > "$raw/r$1-xdp.txt" 2>&1; then
-		echo "  xdp_bench failed in round $1 (see $raw/r$1-xdp.txt): its figures of this round are left out"
-		mv "$raw/r$1-xdp.txt" "$raw/r$1-xdp.failed"
-	fi
-	if [ "$dpdk_ok" = 1 ] && ! "$peer_build/dpdk_bench" -q -n 1024 > "$raw/r$1-dpdk.txt" 2>&1; then
-		echo "  dpdk_bench failed in round $1 (see $raw/r$1-dpdk.txt): its figures of this round are left out"
-		mv "$raw/r$1-dpdk.txt" "$raw/r$1-dpdk.failed"
-	fi
+	local p ok n
+	for p in xdp dpdk; do
+		ok=${p}_ok
+		[ "${!ok}" = 1 ] || continue
+		for n in "${peer_sizes[@]}"; do
+			if ! "$peer_build/${p}_bench" -q -n "$n" >> "$raw/r$1-$p.txt" 2>&1; then
+				echo "  ${p}_bench -n $n failed in round $1 (see $raw/r$1-$p.failed): its figures of this round are left out"
+				mv "$raw/r$1-$p.txt" "$raw/r$1-$p.failed"
+				break
+			fi
+		done
+	done
 }
 
 run_ours() { # round
-	"$build/bench/datapath/bench_datapath" -q -r 1 > "$raw/r$1-datapath.txt" 2> "$raw/r$1-datapath.err" ||
+	local parts=()
+	[ "$mode" != quick ] && [ "$1" -gt 1 ] && parts=(-p w1k,w1m,w2,ins,scale)
+	"$build/bench/datapath/bench_datapath" "${datapath_args[@]}" "${parts[@]+"${parts[@]}"}" > "$raw/r$1-datapath.txt" 2> "$raw/r$1-datapath.err" ||
 		{ echo "bench_datapath failed, see $raw/r$1-datapath.*"; exit 1; }
 	"$build/bench/dpa/bench_dpa" --iterations 2000 --runs 1 --threads 16 > "$raw/r$1-dpa.txt" 2>&1 ||
 		{ echo "bench_dpa failed, see $raw/r$1-dpa.txt"; exit 1; }

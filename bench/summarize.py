@@ -137,12 +137,47 @@ def add(bench, metric, unit, ours, px=None, pd=None, px_name="", pd_name=""):
                   "ratio_dpdk": ratio(ours, pd) if pd else None})
 
 
-add("bench_datapath", "W1 hash pipe N=1024, 1 worker", "Mpps",
-    series(lambda rd: rd["datapath"]["w1_n1024_1w_mpps"]), peer["xdp_hash_pipe_mpps"], peer["dpdk_hash_pipe_mpps"],
-    "xdp_hash_pipe_mpps", "dpdk_hash_pipe_mpps")
-add("bench_datapath", "W1 hash pipe N=1024, 2 workers", "Mpps", series(lambda rd: rd["datapath"]["w1_n1024_2w_mpps"]))
-add("bench_datapath", "hash entry insert", "Kops/s", series(lambda rd: 1000 * rd["datapath"]["insert_meps"]),
+def dp(key, scale=1.0):
+    return series(lambda rd: scale * rd["datapath"][key])
+
+
+def pser(src, key, scale=1.0):
+    return series(lambda rd: scale * rd[src][key])
+
+
+def add_opt(*args, **kw):  # a row of a part that may not have run (16M parts, skipped when they do not fit)
+    if any(v is not None for v in args[3]):
+        add(*args, **kw)
+
+
+M = "_n1048576"
+add("bench_datapath", "W1 hash pipe N=1024 sequential, burst 32, 1 worker", "Mpps", dp("w1_n1024_seq_b32_1w_mpps"),
+    peer["xdp_hash_pipe_mpps"], peer["dpdk_hash_pipe_mpps"], "xdp_hash_pipe_mpps", "dpdk_hash_pipe_mpps")
+add("bench_datapath", "W1 hash pipe N=1024 sequential, burst 32, 2 workers", "Mpps", dp("w1_n1024_seq_b32_2w_mpps"))
+add("bench_datapath", "W1 N=1024 LCG walk, burst 32, 1 worker", "Mpps", dp("w1_n1024_lcg_b32_1w_mpps"),
+    pser("xdp", "xdp_hash_pipe_rotate_mpps"), pser("dpdk", "dpdk_hash_pipe_rotate_mpps"), "xdp_hash_pipe_rotate_mpps",
+    "dpdk_hash_pipe_rotate_mpps")
+add("bench_datapath", "W1 N=1024 LCG walk, burst 1, 1 worker", "Mpps", dp("w1_n1024_lcg_b1_1w_mpps"),
+    pser("xdp", "xdp_hash_pipe_rotate_mpps"), pser("dpdk", "dpdk_hash_pipe_rotate_mpps"), "xdp_hash_pipe_rotate_mpps",
+    "dpdk_hash_pipe_rotate_mpps")
+for b in (32, 1):
+    add_opt("bench_datapath", "W1 N=1M LCG rotate, burst %d, 1 worker" % b, "Mpps", dp("w1_n1048576_lcg_b%d_1w_mpps" % b),
+            pser("xdp", "xdp_hash_pipe_rotate_mpps" + M), pser("dpdk", "dpdk_hash_pipe_rotate_mpps" + M),
+            "xdp_hash_pipe_rotate_mpps" + M, "dpdk_hash_pipe_rotate_mpps" + M)
+    add_opt("bench_datapath", "W1 N=16M LCG rotate, burst %d, 1 worker" % b, "Mpps",
+            dp("w1_n16777216_lcg_b%d_1w_mpps" % b))
+add("bench_datapath", "hash entry insert N=1M", "Kops/s", dp("insert_hash_n1048576_meps", 1000),
     peer["xdp_update_batch_kops"], None, "bpf_update_batch_kops")
+for n, tag in (("1M", "n1048576"), ("16M", "n16777216")):
+    for q in (1, 2):
+        add_opt("bench_datapath", "BASIC keyed insert N=%s, %d queue(s)" % (n, q), "Kops/s",
+                dp("insert_basic_%s_%dq_meps" % (tag, q), 1000), pser("xdp", "bpf_add_kops" + M) if n == "1M" else None,
+                pser("dpdk", "dpdk_hash_add_mops" + M, 1000) if n == "1M" else None, "bpf_add_kops" + M,
+                "dpdk_hash_add_mops%s x1000" % M)
+    add_opt("bench_datapath", "HASH pipe creation N=%s (fresh process)" % n, "ms", dp("scale_create_hash_%s_ms" % tag))
+    for t in ("hash", "basic"):
+        add_opt("bench_datapath", "%s bytes per entry N=%s (target %d)" % (t.upper(), n, 48 if t == "hash" else 96),
+                "B", dp("scale_%s_%s_bytes_per_entry" % (t, tag)))
 add("bench_provider", "replace 1t b32 sync", "Kops/s",
     series(lambda rd: 1000 * rd["provider"]["replace_1t_b32_sync_mops"]), peer["xdp_update_kops"],
     peer["dpdk_update_kops"], "bpf_update_kops", "dpdk_hash_update_mops x1000")

@@ -1,0 +1,285 @@
+/*
+ * bench_insert.c - the control-path parts of bench_datapath:
+ *   ins:   keyed BASIC insertion into the W1 pipe (add + entries_process + completion)
+ *          on one queue, and on two queues from two threads; HASH insertion
+ *          (hash_add_entry by index); each pipe's creation timed on its own line.
+ *   scale: bytes per entry of a filled table (counter + one rewrite per entry, two
+ *          datapath workers having walked every key), HASH and BASIC, each size in a
+ *          fresh process (this program re-run with -S): the growth of its resident set
+ *          (/proc/self/statm) from before the pipe's creation to after the traffic,
+ *          divided by N. The entry handles are not kept (NULL), so they are not counted.
+ */
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench_datapath.h"
+#include "flow_test_common.h"
+
+#define HASH_TARGET_BYTES 48
+#define BASIC_TARGET_BYTES 96
+#define HASH_CREATE_TARGET_MS 10
+
+uint64_t bench_rss_bytes(void)
+{
+	unsigned long size = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (f == NULL || fscanf(f, "%lu %lu", &size, &resident) != 2)
+		bench_die("/proc/self/statm", DOCA_ERROR_IO_FAILED);
+	fclose(f);
+	return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* A HASH pipe of n entries on the IPv4 destination: counter, UDP source-port rewrite, fwd port 1. */
+static struct doca_flow_pipe *hash_pipe_create(uint32_t n, double *create_s)
+{
+	struct doca_flow_match mask;
+	struct doca_flow_actions act, *acts[1] = {&act};
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
+	struct doca_flow_fwd to1 = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *hash;
+	memset(&mask, 0, sizeof(mask));
+	memset(&act, 0, sizeof(act));
+	mask.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
+	mask.outer.ip4.dst_ip = 0xffffffff;
+	act.outer.udp.l4_port.src_port = 0xffff;
+	TRY(doca_flow_pipe_cfg_create(&cfg, bench_ports[0]));
+	TRY(set_flow_pipe_cfg(cfg, "HASH", DOCA_FLOW_PIPE_HASH, false));
+	TRY(doca_flow_pipe_cfg_set_nr_entries(cfg, n));
+	TRY(doca_flow_pipe_cfg_set_match(cfg, NULL, &mask));
+	TRY(doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1));
+	TRY(doca_flow_pipe_cfg_set_monitor(cfg, &mon));
+	double t0 = bench_now(CLOCK_MONOTONIC);
+	TRY(doca_flow_pipe_create(cfg, &to1, NULL, &hash));
+	*create_s = bench_now(CLOCK_MONOTONIC) - t0;
+	doca_flow_pipe_cfg_destroy(cfg);
+	return hash;
+}
+
+/* Every index of a HASH pipe, batched as w1_fill; returns the seconds it took. */
+static double hash_fill(struct doca_flow_pipe *hash, uint32_t n)
+{
+	struct doca_flow_actions act;
+	struct entries_status st;
+	memset(&act, 0, sizeof(act));
+	memset(&st, 0, sizeof(st));
+	double t0 = bench_now(CLOCK_MONOTONIC);
+	for (uint32_t i = 0; i < n; i++) {
+		bool last = (i & 1023) == 1023 || i + 1 == n;
+		act.outer.udp.l4_port.src_port = DOCA_HTOBE16(w1_sport(i));
+		TRY(doca_flow_pipe_hash_add_entry(0, hash, i, 0, &act, NULL, NULL,
+						  last ? DOCA_FLOW_ENTRY_FLAGS_NO_WAIT
+						       : DOCA_FLOW_ENTRY_FLAGS_WAIT_FOR_BATCH,
+						  &st, NULL));
+		if (last)
+			TRY(doca_flow_entries_process(bench_ports[0], 0, DEFAULT_TIMEOUT_US, 0));
+	}
+	for (int spin = 0; st.nb_processed < (int)n && spin < 1000; spin++)
+		TRY(doca_flow_entries_process(bench_ports[0], 0, DEFAULT_TIMEOUT_US, 0));
+	double dt = bench_now(CLOCK_MONOTONIC) - t0;
+	if (st.nb_processed != (int)n || st.failure)
+		bench_die("HASH fill completions", DOCA_ERROR_UNKNOWN);
+	return dt;
+}
+
+struct filler {
+	pthread_t th;
+	struct doca_flow_pipe *pipe;
+	uint32_t first, count;
+	uint16_t queue;
+	struct entries_status st;
+};
+
+static void *filler_main(void *arg)
+{
+	struct filler *f = arg;
+	w1_fill(f->pipe, f->first, f->count, f->queue, &f->st, NULL);
+	return NULL;
+}
+
+/* n keyed entries into a new W1 pipe from nq threads, one queue each: M entries/s. */
+static double basic_insert_run(uint32_t n, int nq, double *create_s)
+{
+	double tc = bench_now(CLOCK_MONOTONIC);
+	struct doca_flow_pipe *pipe = w1_pipe_create(n, "INSERT");
+	*create_s = bench_now(CLOCK_MONOTONIC) - tc;
+	struct filler f[2];
+	memset(f, 0, sizeof(f));
+	double t0 = bench_now(CLOCK_MONOTONIC);
+	for (int q = 0; q < nq; q++) {
+		f[q].pipe = pipe;
+		f[q].count = n / (uint32_t)nq;
+		f[q].first = (uint32_t)q * f[q].count;
+		f[q].queue = (uint16_t)q;
+		pthread_create(&f[q].th, NULL, filler_main, &f[q]);
+	}
+	for (int q = 0; q < nq; q++)
+		pthread_join(f[q].th, NULL);
+	double dt = bench_now(CLOCK_MONOTONIC) - t0;
+	doca_flow_pipe_destroy(pipe);
+	bench_flow_restart();
+	return (double)n / dt / 1e6;
+}
+
+void bench_insert_part(uint32_t n, bool basic)
+{
+	/* At 16M a run takes seconds and GBs: at most 3 runs. */
+	int reps = n > (1u << 20) && bench_reps > 3 ? 3 : bench_reps;
+	double b1[99], b2[99], h[99], cb[99], ch[99], unused;
+	for (int r = 0; r < reps; r++) {
+		b1[r] = basic ? basic_insert_run(n, 1, &cb[r]) : 0;
+		b2[r] = basic ? basic_insert_run(n, 2, &unused) : 0;
+		struct doca_flow_pipe *hash = hash_pipe_create(n, &ch[r]);
+		h[r] = (double)n / hash_fill(hash, n) / 1e6;
+		doca_flow_pipe_destroy(hash);
+		bench_flow_restart();
+	}
+	char key[64];
+	if (basic) {
+		snprintf(key, sizeof(key), "insert_basic_n%u_1q_meps", n);
+		bench_print_median(key, b1, reps);
+		if (n == 1u << 20)
+			bench_basic_meps = bench_median(b1, reps);
+		snprintf(key, sizeof(key), "insert_basic_n%u_2q_meps", n);
+		bench_print_median(key, b2, reps);
+		for (int r = 0; r < reps; r++)
+			cb[r] *= 1e3;
+		snprintf(key, sizeof(key), "create_basic_n%u_ms", n);
+		bench_print_median(key, cb, reps);
+	}
+	snprintf(key, sizeof(key), "insert_hash_n%u_meps", n);
+	bench_print_median(key, h, reps);
+	for (int r = 0; r < reps; r++)
+		ch[r] *= 1e3;
+	snprintf(key, sizeof(key), "create_hash_n%u_ms", n);
+	bench_print_median(key, ch, reps);
+}
+
+/* A root pipe that sends every IPv4 frame of port 0 to `next`. */
+static struct doca_flow_pipe *root_to(struct doca_flow_pipe *next)
+{
+	struct doca_flow_match m;
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PIPE, .next_pipe = next};
+	struct doca_flow_fwd drop = {.type = DOCA_FLOW_FWD_DROP};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *root;
+	struct entries_status st;
+	memset(&m, 0, sizeof(m));
+	memset(&st, 0, sizeof(st));
+	m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
+	TRY(doca_flow_pipe_cfg_create(&cfg, bench_ports[0]));
+	TRY(set_flow_pipe_cfg(cfg, "ROOT", DOCA_FLOW_PIPE_BASIC, true));
+	TRY(doca_flow_pipe_cfg_set_nr_entries(cfg, 1));
+	TRY(doca_flow_pipe_cfg_set_match(cfg, &m, NULL));
+	TRY(doca_flow_pipe_create(cfg, &fwd, &drop, &root));
+	doca_flow_pipe_cfg_destroy(cfg);
+	TRY(doca_flow_pipe_basic_add_entry(0, root, &m, 0, NULL, NULL, NULL, 0, &st, NULL));
+	TRY(doca_flow_entries_process(bench_ports[0], 0, DEFAULT_TIMEOUT_US, 0));
+	if (st.failure || st.nb_processed != 1)
+		bench_die("root entry", DOCA_ERROR_UNKNOWN);
+	return root;
+}
+
+int bench_scale_child(const char *type, uint32_t n)
+{
+	bool hash = strcmp(type, "hash") == 0;
+	if ((!hash && strcmp(type, "basic") != 0) || n == 0 || (n & (n - 1)) || n > (1u << 24)) {
+		fprintf(stderr, "bench_datapath: -S takes basic|hash, -n a power of two up to 16777216\n");
+		return 2;
+	}
+	bench_flow_start();
+	struct doca_flow_pipe *pipe, *root = NULL;
+	double create_s;
+	uint64_t rss0 = bench_rss_bytes();
+	if (hash) {
+		pipe = hash_pipe_create(n, &create_s);
+		uint64_t rss_empty = bench_rss_bytes();
+		hash_fill(pipe, n);
+		root = root_to(pipe);
+		printf("scale_empty_bytes_per_entry=%.2f\n", (double)(rss_empty - rss0) / n);
+	} else {
+		double t0 = bench_now(CLOCK_MONOTONIC);
+		pipe = w1_pipe_create(n, "SCALE");
+		create_s = bench_now(CLOCK_MONOTONIC) - t0;
+		uint64_t rss_empty = bench_rss_bytes();
+		struct entries_status st;
+		memset(&st, 0, sizeof(st));
+		w1_fill(pipe, 0, n, 0, &st, NULL);
+		printf("scale_empty_bytes_per_entry=%.2f\n", (double)(rss_empty - rss0) / n);
+	}
+	/* Two workers, each walking all n keys once (every entry hit, its counter bumped, from both). */
+	struct flowdpa_port_stats s0, s1;
+	TRY(flowdpa_port_stats_get(1, &s0));
+	bench_run_workers(2, true, n, 2ull * n, 32, 0, true);
+	TRY(flowdpa_port_stats_get(1, &s1));
+	uint64_t rss1 = bench_rss_bytes();
+	if (s1.tx_pkts - s0.tx_pkts != 2ull * n) {
+		fprintf(stderr, "bench_datapath: scale %s n=%u: %llu frames left port 1, %llu were sent\n", type, n,
+			(unsigned long long)(s1.tx_pkts - s0.tx_pkts), 2ull * n);
+		return 3;
+	}
+	printf("scale_bytes_per_entry=%.2f\nscale_create_ms=%.3f\nscale_rss_mb=%.1f\n", (double)(rss1 - rss0) / n,
+	       create_s * 1e3, (double)rss1 / (1 << 20));
+	fflush(stdout);
+	if (root)
+		doca_flow_pipe_destroy(root);
+	doca_flow_pipe_destroy(pipe);
+	bench_flow_stop();
+	return 0;
+}
+
+/* Run `bench_datapath -S type -n n` (this very program); *bpe, *create_ms from its output. */
+static void scale_spawn(const char *type, uint32_t n, double *bpe, double *create_ms)
+{
+	char cmd[128], line[256];
+	snprintf(cmd, sizeof(cmd), "/proc/%d/exe -S %s -n %u", (int)getpid(), type, n);
+	fflush(stdout);
+	FILE *p = popen(cmd, "r");
+	if (p == NULL)
+		bench_die("popen scale child", DOCA_ERROR_IO_FAILED);
+	*bpe = *create_ms = -1;
+	while (fgets(line, sizeof(line), p)) {
+		sscanf(line, "scale_bytes_per_entry=%lf", bpe);
+		sscanf(line, "scale_create_ms=%lf", create_ms);
+	}
+	int rc = pclose(p);
+	if (rc != 0 || *bpe < 0 || *create_ms < 0) {
+		fprintf(stderr, "bench_datapath: scale child `%s` failed (status %d)\n", cmd, rc);
+		exit(3);
+	}
+}
+
+void bench_scale_part(uint32_t n, bool hash, bool basic)
+{
+	int reps = bench_reps > 3 ? 3 : bench_reps;
+	double hb[99], hc[99], bb[99], bc[99];
+	for (int r = 0; r < reps; r++) {
+		if (hash)
+			scale_spawn("hash", n, &hb[r], &hc[r]);
+		if (basic)
+			scale_spawn("basic", n, &bb[r], &bc[r]);
+	}
+	char key[64];
+	/* Creation in a fresh process, where nothing of the table is resident yet. */
+	if (hash) {
+		snprintf(key, sizeof(key), "scale_hash_n%u_bytes_per_entry", n);
+		bench_print_median(key, hb, reps);
+		if (n == 1u << 20)
+			bench_bpe_hash = bench_median(hb, reps);
+		snprintf(key, sizeof(key), "scale_create_hash_n%u_ms", n);
+		bench_print_median(key, hc, reps);
+	}
+	if (basic) {
+		snprintf(key, sizeof(key), "scale_basic_n%u_bytes_per_entry", n);
+		bench_print_median(key, bb, reps);
+		if (n == 1u << 20)
+			bench_bpe_basic = bench_median(bb, reps);
+		snprintf(key, sizeof(key), "scale_create_basic_n%u_ms", n);
+		bench_print_median(key, bc, reps);
+	}
+	printf("scale_target_hash_bytes_per_entry=%d\nscale_target_basic_bytes_per_entry=%d\n"
+	       "scale_target_create_hash_n16777216_ms=%d\n",
+	       HASH_TARGET_BYTES, BASIC_TARGET_BYTES, HASH_CREATE_TARGET_MS);
+	fflush(stdout);
+}
