@@ -236,9 +236,13 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "nic_parse_fast builds
  * complete UDP or TCP header. Returns its L4 meta (NIC_L4_META_TCP or NIC_L4_META_UDP),
  * or 0 (NIC_L4_META_NONE) for any other frame, which takes the general parser.
  */
+/* NIC_PX_* bits: what of key word 12 the parser computes (parse.c); 0 almost always. */
+extern _Atomic uint32_t nic_parse_extras;
+
 static inline __attribute__((always_inline)) uint32_t nic_fast_shape(const uint8_t *frame, uint32_t len)
 {
-	if (len < 42)
+	/* Word 12 needs the general parser (the fast one and its recipes leave it zero). */
+	if (len < 42 || NIC_UNLIKELY(atomic_load_explicit(&nic_parse_extras, memory_order_relaxed)))
 		return 0;
 	uint32_t et, ipw; /* frame bytes 12..15 (ethertype, version/IHL, TOS) and 20..23 */
 	memcpy(&et, frame + 12, 4);
@@ -280,7 +284,7 @@ static const struct nic_fast_recipe nic_fast_recipes[NIC_KEY_WORDS] = {
 	[3] = {26, 0xffffffffu, 0, 0, 0},		  /* IPv4 source */
 	[5] = {30, 0xffffffffu, 0, 0, 0},		  /* IPv4 destination */
 	[8] = {34, 0xffffffffu, 0, 0, 0},		  /* L4 source and destination ports */
-	/* 4, 6, 9..11: zero (IPv6 halves, meta); 7 has its own code (nic_fast_word7).
+	/* 4, 6, 9..12: zero (IPv6 halves, meta, word 12); 7 has its own code (nic_fast_word7).
 	 * nic_parse_fast stores these words in this order. */
 };
 
@@ -314,7 +318,7 @@ static inline __attribute__((always_inline)) bool nic_parse_fast(const uint8_t *
 	uint32_t l4meta = nic_fast_shape(frame, len);
 	if (l4meta == 0)
 		return false;
-	_Static_assert(NIC_KEY_WORDS == 12, "one store per key word");
+	_Static_assert(NIC_KEY_WORDS == 13, "one store per key word");
 	uint64_t *k = key->w;
 	const struct nic_fast_recipe *r = nic_fast_recipes; /* constant indices: each folds to its load */
 	k[0] = nic_fast_recipe_apply(&r[0], frame, port_id, l4meta);
@@ -326,7 +330,7 @@ static inline __attribute__((always_inline)) bool nic_parse_fast(const uint8_t *
 	k[6] = 0;
 	k[7] = nic_fast_word7(frame, l4meta);
 	k[8] = nic_fast_recipe_apply(&r[8], frame, port_id, l4meta);
-	k[9] = k[10] = k[11] = 0;
+	k[9] = k[10] = k[11] = k[12] = 0;
 	if (off) {
 		off->l3 = 14;
 		off->l4 = 34;
