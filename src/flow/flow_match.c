@@ -2,8 +2,9 @@
  * flow_match.c - translation of DOCA Flow match and action templates into the NIC's
  * packet key and rewrite records (docs/flow.md, Pipes and Actions). A table maps every
  * supported leaf field of struct doca_flow_match to its bytes in struct nic_key; a
- * non-zero byte of a field the NIC does not carry is refused with NOT_SUPPORTED, so a
- * program never silently matches less than it asked for.
+ * matched byte (of the mask, or of the value when there is no mask) of a field the NIC
+ * does not carry is refused with NOT_SUPPORTED, so a program never silently matches less
+ * than it asked for. Match semantics with a mask: flow_match_basic, docs/flow.md.
  */
 #include <pthread.h>
 #include <stddef.h>
