@@ -403,6 +403,62 @@ static void test_inner_vxlan(void **state)
 	assert_int_equal(ft_entry_pkts(none), 3);
 }
 
+/* flow_parser_meta's control entries: each entry's value under its own mask, where 0
+ * (inner NONE) is a value: a VXLAN frame does not match the non-tunnelled entry. */
+static void test_control_parser_meta(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *p = NULL;
+	struct doca_flow_fwd miss = {.type = DOCA_FLOW_FWD_DROP};
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, "PARSER_META", DOCA_FLOW_PIPE_CONTROL, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_miss_counter(cfg, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, NULL, &miss, &p), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	struct doca_flow_match m, mask;
+	memset(&mask, 0, sizeof(mask));
+	mask.parser_meta = (struct doca_flow_parser_meta){
+		.outer_l3_type = UINT32_MAX,
+		.outer_l4_type = UINT32_MAX,
+		.outer_ip_fragmented = UINT8_MAX,
+		.outer_l3_ok = UINT8_MAX,
+		.outer_ip4_checksum_ok = UINT8_MAX,
+		.outer_l4_ok = UINT8_MAX,
+		.outer_l4_checksum_ok = UINT8_MAX,
+		.inner_l3_type = UINT32_MAX,
+		.inner_l4_type = UINT32_MAX,
+	};
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
+	memset(&m, 0, sizeof(m));
+	m.parser_meta = (struct doca_flow_parser_meta){.outer_l3_type = DOCA_FLOW_L3_META_IPV4,
+						       .outer_l4_type = DOCA_FLOW_L4_META_UDP,
+						       .outer_l3_ok = 1,
+						       .outer_ip4_checksum_ok = 1,
+						       .outer_l4_ok = 1,
+						       .outer_l4_checksum_ok = 1};
+	struct doca_flow_pipe_entry *plain, *tunnel;
+	assert_int_equal(doca_flow_pipe_control_add_entry(0, p, &m, &mask, NULL, NULL, NULL, NULL, &mon, 1, &to1,
+							  &status, &plain),
+			 DOCA_SUCCESS);
+	m.parser_meta.inner_l3_type = DOCA_FLOW_L3_META_IPV4;
+	m.parser_meta.inner_l4_type = DOCA_FLOW_L4_META_TCP;
+	assert_int_equal(doca_flow_pipe_control_add_entry(0, p, &m, &mask, NULL, NULL, NULL, NULL, &mon, 1, &drop,
+							  &status, &tunnel),
+			 DOCA_SUCCESS);
+	assert_int_equal(flow_process_entries(ports[0], &status, 2), DOCA_SUCCESS);
+	uint8_t in[128], f[256];
+	inject(f, ft_udp4(f, 1, 2, 5, 80));
+	inject(f, vxlan_wrap(f, in, ft_build4(in, 6, 3, 4, 5, 6, 0)));
+	uint32_t len = ft_udp4(f, 1, 2, 5, 80);
+	bad_l4_csum(f);
+	inject(f, len);
+	assert_int_equal(ft_entry_pkts(plain), 1);
+	assert_int_equal(ft_entry_pkts(tunnel), 1);
+	assert_int_equal(ft_miss_pkts(p), 1);
+	assert_int_equal(flowdpa_port_capture_count(1), 1);
+}
+
 /* ------------------------------------------------------------------ bad inputs */
 
 static void test_unsupported_mask(void **state)
@@ -477,6 +533,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_checksum_bits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fragmented, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_inner_vxlan, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_control_parser_meta, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unsupported_mask, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
