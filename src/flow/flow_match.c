@@ -416,9 +416,13 @@ doca_error_t flow_match_value(const struct doca_flow_match *match, struct nic_ke
 		return err;
 	for (uint32_t i = 0; i < ng; i++)
 		for (size_t j = 0; j < g[i].n; j++) {
+			const struct fdesc *f = &g[i].f[j];
 			uint8_t v[16];
-			uint32_t n = to_key(&g[i].f[j], match, v);
-			set_field(key, &g[i].f[j], v, n);
+			/* The key starts zeroed: most of an entry's fields are 0 (entry add rate). */
+			if (all_zero((const uint8_t *)match + f->doff, f->dsize))
+				continue;
+			uint32_t n = to_key(f, match, v);
+			set_field(key, f, v, n);
 		}
 	/* The selectors give the packet's header types, as the parser would (an l3_type is
 	 * its L3 meta value: flow_nic_contract.c). */

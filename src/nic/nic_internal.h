@@ -236,13 +236,16 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "nic_parse_fast builds
  * complete UDP or TCP header. Returns its L4 meta (NIC_L4_META_TCP or NIC_L4_META_UDP),
  * or 0 (NIC_L4_META_NONE) for any other frame, which takes the general parser.
  */
-/* NIC_PX_* bits: what of key word 12 the parser computes (parse.c); 0 almost always. */
+/* NIC_PX_* bits: what of key word 12 the parser computes (parse.c); 0 almost always.
+ * nic_parse_fast gives way to the general parser while it is not; the root fast path
+ * (datapath.c, frame_words) reads a frame's words by recipe only when its pipe matches
+ * nothing of word 12, and any packet that goes on past it is parsed whole. */
 extern _Atomic uint32_t nic_parse_extras;
+#define NIC_KEY_EXTRA_WORD 12
 
 static inline __attribute__((always_inline)) uint32_t nic_fast_shape(const uint8_t *frame, uint32_t len)
 {
-	/* Word 12 needs the general parser (the fast one and its recipes leave it zero). */
-	if (len < 42 || NIC_UNLIKELY(atomic_load_explicit(&nic_parse_extras, memory_order_relaxed)))
+	if (len < 42)
 		return 0;
 	uint32_t et, ipw; /* frame bytes 12..15 (ethertype, version/IHL, TOS) and 20..23 */
 	memcpy(&et, frame + 12, 4);
@@ -316,7 +319,8 @@ static inline __attribute__((always_inline)) bool nic_parse_fast(const uint8_t *
 								 struct nic_hdr_off *off)
 {
 	uint32_t l4meta = nic_fast_shape(frame, len);
-	if (l4meta == 0)
+	/* Word 12 needs the general parser (the fast one and its recipes leave it zero). */
+	if (l4meta == 0 || NIC_UNLIKELY(atomic_load_explicit(&nic_parse_extras, memory_order_relaxed)))
 		return false;
 	_Static_assert(NIC_KEY_WORDS == 13, "one store per key word");
 	uint64_t *k = key->w;
