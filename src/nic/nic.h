@@ -137,8 +137,8 @@ bool nic_parse(const uint8_t *frame, uint32_t len, uint16_t port_id, struct nic_
  * word 12 (random, inner types, checksum bits), the parser starts computing them for
  * every packet from now on (the common-shape fast parse is then off). Sticky for the
  * process: a removed pipe does not turn them off. When mask covers NIC_K_RANDOM and
- * the environment has FLOWDPA_RANDOM_SEED (a decimal or 0x number), every datapath
- * thread's random sequence restarts from that seed (docs/flow.md, Parser meta).
+ * FLOWDPA_RANDOM_SEED is configured (core_config), every datapath thread's random
+ * sequence restarts from that seed (docs/flow.md, Parser meta).
  */
 void nic_parse_extras_note(const struct nic_key *mask);
 

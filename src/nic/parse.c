@@ -5,7 +5,6 @@
  * a per-packet random value, the headers of a VXLAN (UDP 4789) inner frame, and the
  * IPv4 and TCP/UDP checksum verdicts (docs/flow.md, Parser meta).
  */
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -395,10 +394,10 @@ void nic_parse_extras_note(const struct nic_key *mask)
 	if (x == 0)
 		return;
 	if (x & NIC_PX_RANDOM) {
-		const char *env = getenv("FLOWDPA_RANDOM_SEED");
+		const struct core_config *cfg = core_config_get();
 		uint64_t seed;
-		if (env && *env) {
-			seed = strtoull(env, NULL, 0);
+		if (cfg && cfg->has_random_seed) {
+			seed = cfg->random_seed;
 		} else {
 			struct timespec ts;
 			clock_gettime(CLOCK_MONOTONIC, &ts);
