@@ -401,6 +401,13 @@ static doca_error_t config_apply(struct core_config *cfg, const char *key, const
 		cfg->report_top = (uint32_t)v;
 		return DOCA_SUCCESS;
 	}
+	if (strcmp(key, "FLOWDPA_RANDOM_SEED") == 0) {
+		if (!parse_u64(value, 0, UINT64_MAX, &v))
+			return fail(err, errlen, "\"%s\" is not allowed; use a decimal number", value);
+		cfg->random_seed = v;
+		cfg->has_random_seed = true;
+		return DOCA_SUCCESS;
+	}
 	if (port_key(key, "_RX", &port) || port_key(key, "_TX", &port)) {
 		bool rx = key[strlen(key) - 2] == 'R';
 
@@ -428,7 +435,7 @@ static const char *const known_keys[] = {
 	"FLOWDPA_CONFIG",	"FLOWDPA_DEVICES",	   "FLOWDPA_NIC_MODE",	    "FLOWDPA_NIC_LATENCY_US",
 	"FLOWDPA_STRICT",	"FLOWDPA_DPA_CORES",	   "FLOWDPA_DPA_EUS_PER_CORE", "FLOWDPA_DPA_HEAP_SIZE",
 	"FLOWDPA_FAULTS",	"FLOWDPA_FAULT_ALLOC",	   "FLOWDPA_TRACE",	    "FLOWDPA_REPORT",
-	"FLOWDPA_PORT#_RX",	"FLOWDPA_PORT#_TX",
+	"FLOWDPA_PORT#_RX",	"FLOWDPA_PORT#_TX",	   "FLOWDPA_RANDOM_SEED",
 };
 
 #define SUGGEST_KEY_MAX 64

@@ -139,6 +139,8 @@ struct core_config {
 	char trace_path[CORE_PATH_MAX];	 /* FLOWDPA_TRACE, "" = off */
 	char report_path[CORE_PATH_MAX]; /* FLOWDPA_REPORT, "" = off, "-" = stderr */
 	uint32_t report_top;		 /* FLOWDPA_REPORT_TOP: entries per pipe, default 10 */
+	bool has_random_seed;		 /* FLOWDPA_RANDOM_SEED set: parser_meta.random repeats */
+	uint64_t random_seed;
 	char config_file[CORE_PATH_MAX]; /* FLOWDPA_CONFIG, "" = none */
 };
 

@@ -2,8 +2,9 @@
  * flow_match.c - translation of DOCA Flow match and action templates into the NIC's
  * packet key and rewrite records (docs/flow.md, Pipes and Actions). A table maps every
  * supported leaf field of struct doca_flow_match to its bytes in struct nic_key; a
- * non-zero byte of a field the NIC does not carry is refused with NOT_SUPPORTED, so a
- * program never silently matches less than it asked for.
+ * matched byte (of the mask, or of the value when there is no mask) of a field the NIC
+ * does not carry is refused with NOT_SUPPORTED, so a program never silently matches less
+ * than it asked for. Match semantics with a mask: flow_match_basic, docs/flow.md.
  */
 #include <pthread.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@ enum fkind {
 	FK_RAW,	  /* bytes copied as they are (network order or u8) */
 	FK_ENUM8, /* a 32-bit enum carried as one byte */
 	FK_U16,	  /* a host-order u16 */
+	FK_BIT,	  /* a 0/1 u8 flag carried as bit fdesc.bit of its key byte */
 };
 
 struct fdesc {
@@ -27,6 +29,7 @@ struct fdesc {
 	uint8_t l3; /* implied parser_meta.outer_l3_type (enum doca_flow_l3_meta), 0 = none */
 	uint8_t l4; /* implied parser_meta.outer_l4_type (enum doca_flow_l4_meta), 0 = none */
 	const char *name;
+	uint8_t bit; /* FK_BIT: enum nic_xbit */
 };
 
 #define M(f) offsetof(struct doca_flow_match, f), sizeof(((struct doca_flow_match *)0)->f)
@@ -45,6 +48,22 @@ static const struct fdesc f_common[] = {
 	{M(parser_meta.outer_ip_fragmented), NIC_K_FRAG, FK_RAW, 0, 0, "parser_meta.outer_ip_fragmented"},
 	{M(parser_meta.outer_l3_ok), NIC_K_L3_OK, FK_RAW, 0, 0, "parser_meta.outer_l3_ok"},
 	{M(parser_meta.outer_l4_ok), NIC_K_L4_OK, FK_RAW, 0, 0, "parser_meta.outer_l4_ok"},
+	{M(parser_meta.random), NIC_K_RANDOM, FK_RAW, 0, 0, "parser_meta.random"},
+	{M(parser_meta.inner_l2_type), NIC_K_INNER_L2_META, FK_ENUM8, 0, 0, "parser_meta.inner_l2_type"},
+	{M(parser_meta.inner_l3_type), NIC_K_INNER_L3_META, FK_ENUM8, 0, 0, "parser_meta.inner_l3_type"},
+	{M(parser_meta.inner_l4_type), NIC_K_INNER_L4_META, FK_ENUM8, 0, 0, "parser_meta.inner_l4_type"},
+	{M(parser_meta.outer_ip4_checksum_ok), NIC_K_XBITS, FK_BIT, 0, 0, "parser_meta.outer_ip4_checksum_ok",
+	 NIC_XB_OUTER_IP4_CSUM_OK},
+	{M(parser_meta.outer_l4_checksum_ok), NIC_K_XBITS, FK_BIT, 0, 0, "parser_meta.outer_l4_checksum_ok",
+	 NIC_XB_OUTER_L4_CSUM_OK},
+	{M(parser_meta.inner_ip_fragmented), NIC_K_XBITS, FK_BIT, 0, 0, "parser_meta.inner_ip_fragmented",
+	 NIC_XB_INNER_FRAG},
+	{M(parser_meta.inner_l3_ok), NIC_K_XBITS, FK_BIT, 0, 0, "parser_meta.inner_l3_ok", NIC_XB_INNER_L3_OK},
+	{M(parser_meta.inner_ip4_checksum_ok), NIC_K_XBITS, FK_BIT, 0, 0, "parser_meta.inner_ip4_checksum_ok",
+	 NIC_XB_INNER_IP4_CSUM_OK},
+	{M(parser_meta.inner_l4_ok), NIC_K_XBITS, FK_BIT, 0, 0, "parser_meta.inner_l4_ok", NIC_XB_INNER_L4_OK},
+	{M(parser_meta.inner_l4_checksum_ok), NIC_K_XBITS, FK_BIT, 0, 0, "parser_meta.inner_l4_checksum_ok",
+	 NIC_XB_INNER_L4_CSUM_OK},
 	{M(outer.eth.dst_mac), NIC_K_ETH_DST, FK_RAW, 0, 0, "outer.eth.dst_mac"},
 	{M(outer.eth.src_mac), NIC_K_ETH_SRC, FK_RAW, 0, 0, "outer.eth.src_mac"},
 	{M(outer.eth.type), NIC_K_ETH_TYPE, FK_RAW, 0, 0, "outer.eth.type"},
@@ -174,6 +193,28 @@ static void uncovered_init(void)
 	}
 }
 
+/* Fields of the meta areas that the NIC does not carry, named in the refusal. */
+static const struct {
+	uint16_t off, size;
+	const char *name;
+} f_unsupported[] = {
+	{M(parser_meta.ipsec_syndrome), "parser_meta.ipsec_syndrome"},
+	{M(parser_meta.ipsec_ar_syndrome), "parser_meta.ipsec_ar_syndrome"},
+	{M(parser_meta.psp_syndrome), "parser_meta.psp_syndrome"},
+	{M(parser_meta.meter_color), "parser_meta.meter_color"},
+	{offsetof(struct doca_flow_match, meta.u32[NIC_META_SCRATCH]),
+	 sizeof(((struct doca_flow_match *)0)->meta.u32[0]) * (DOCA_FLOW_META_SCRATCH_PAD_MAX - NIC_META_SCRATCH),
+	 "meta.u32[5..]"},
+};
+
+static const char *unsupported_name(size_t byte)
+{
+	for (size_t i = 0; i < sizeof(f_unsupported) / sizeof(f_unsupported[0]); i++)
+		if (byte >= f_unsupported[i].off && byte < f_unsupported[i].off + f_unsupported[i].size)
+			return f_unsupported[i].name;
+	return NULL;
+}
+
 /* NOT_SUPPORTED when m has a non-zero byte outside the fields of g and the selectors. */
 static doca_error_t check_covered(const struct doca_flow_match *m, const struct ftable *g, const char *who)
 {
@@ -195,8 +236,12 @@ static doca_error_t check_covered(const struct doca_flow_match *m, const struct 
 					   : i >= offsetof(struct doca_flow_match, outer) ? "outer"
 					   : i >= offsetof(struct doca_flow_match, parser_meta) ? "parser_meta"
 											    : "meta";
-			CORE_LOG_ERR("%s: match field at byte %zu (in '%s') is not supported by the software NIC", who, i,
-				     area);
+			const char *name = unsupported_name(i);
+			if (name)
+				CORE_LOG_ERR("%s: match field '%s' is not supported by the software NIC", who, name);
+			else
+				CORE_LOG_ERR("%s: match field at byte %zu (in '%s') is not supported by the software NIC",
+					     who, i, area);
 			return DOCA_ERROR_NOT_SUPPORTED;
 		}
 	}
@@ -229,22 +274,44 @@ static uint32_t to_key(const struct fdesc *f, const struct doca_flow_match *m, u
 		out[0] = (uint8_t)v;
 		return 1;
 	}
+	if (f->kind == FK_BIT) {
+		out[0] = (uint8_t)((src[0] & 1u) << f->bit);
+		return 1;
+	}
 	memcpy(out, src, f->dsize);
 	return f->dsize;
 }
 
-/* Mask bytes of field f: the mask's own bits, an enum's non-zero mask as 0xff. */
-static uint32_t to_key_mask(const struct fdesc *f, const struct doca_flow_match *mask, uint8_t out[16])
+/* The key mask of a field matched whole: every byte, or its bit. */
+static uint32_t full_mask(const struct fdesc *f, uint8_t out[16])
 {
-	uint32_t n = to_key(f, mask, out);
-	if (f->kind == FK_ENUM8)
-		out[0] = all_zero((const uint8_t *)mask + f->doff, 4) ? 0 : 0xff;
+	uint32_t n = f->kind == FK_ENUM8 || f->kind == FK_BIT ? 1 : f->dsize;
+	memset(out, 0xff, n);
+	if (f->kind == FK_BIT)
+		out[0] = (uint8_t)(1u << f->bit);
 	return n;
 }
 
-static void set_bytes(struct nic_key *k, uint32_t off, const uint8_t *v, uint32_t n)
+/* Mask bytes of field f: the mask's own bits; an enum's or a flag's non-zero mask is
+ * the whole key byte (or bit). */
+static uint32_t to_key_mask(const struct fdesc *f, const struct doca_flow_match *mask, uint8_t out[16])
 {
-	memcpy(k->b + off, v, n);
+	if (f->kind == FK_ENUM8 || f->kind == FK_BIT) {
+		uint32_t n = full_mask(f, out);
+		if (all_zero((const uint8_t *)mask + f->doff, f->dsize))
+			out[0] = 0;
+		return n;
+	}
+	return to_key(f, mask, out);
+}
+
+/* Store field f's key bytes; flags share a byte, so theirs are or'ed in. */
+static void set_field(struct nic_key *k, const struct fdesc *f, const uint8_t *v, uint32_t n)
+{
+	if (f->kind == FK_BIT)
+		k->b[f->koff] |= v[0];
+	else
+		memcpy(k->b + f->koff, v, n);
 }
 
 static void implied(const struct fdesc *f, struct nic_key *cm, struct nic_key *cv)
@@ -259,6 +326,15 @@ static void implied(const struct fdesc *f, struct nic_key *cm, struct nic_key *c
 	}
 }
 
+/*
+ * A pipe's match template. Without a mask: a zero field is not matched, an all-ones one
+ * is changeable (each entry gives its value), any other value is a constant. With a
+ * mask, only the mask says which fields are matched (the check for unsupported fields
+ * reads the mask alone: a value under a zero mask is ignored); a matched field whose
+ * pipe value is 0 or all ones is changeable under the mask, any other value a constant
+ * under the mask (docs/flow.md, "Match semantics": flow_set_meta relies on 0 being
+ * changeable).
+ */
 doca_error_t flow_match_basic(const struct doca_flow_match *match, const struct doca_flow_match *mask,
 			      struct nic_pipe_attr *attr, const char *who)
 {
@@ -268,9 +344,7 @@ doca_error_t flow_match_basic(const struct doca_flow_match *match, const struct 
 	uint32_t ng = field_groups(mask ? mask : m, g);
 	if (mask && m->outer.l3_type)
 		ng = field_groups(m, g);
-	doca_error_t err = check_covered(m, g, who);
-	if (err == DOCA_SUCCESS && mask)
-		err = check_covered(mask, g, who);
+	doca_error_t err = check_covered(mask ? mask : m, g, who);
 	if (err != DOCA_SUCCESS)
 		return err;
 	for (uint32_t i = 0; i < ng; i++) {
@@ -284,22 +358,25 @@ doca_error_t flow_match_basic(const struct doca_flow_match *match, const struct 
 				to_key_mask(f, mask, mk);
 				if (all_zero(mk, n))
 					continue;
+				chg = chg || all_zero(raw, f->dsize);
 			} else {
 				if (all_zero(raw, f->dsize))
 					continue;
-				memset(mk, 0xff, n);
+				full_mask(f, mk);
 			}
 			if (chg) {
-				set_bytes(&attr->entry_mask, f->koff, mk, n);
+				set_field(&attr->entry_mask, f, mk, n);
 			} else {
-				set_bytes(&attr->const_mask, f->koff, mk, n);
+				set_field(&attr->const_mask, f, mk, n);
 				for (uint32_t b = 0; b < n; b++)
 					v[b] &= mk[b];
-				set_bytes(&attr->const_val, f->koff, v, n);
+				set_field(&attr->const_val, f, v, n);
 			}
 			implied(f, &attr->const_mask, &attr->const_val);
 		}
 	}
+	nic_parse_extras_note(&attr->entry_mask);
+	nic_parse_extras_note(&attr->const_mask);
 	return DOCA_SUCCESS;
 }
 
@@ -319,10 +396,11 @@ doca_error_t flow_match_hash(const struct doca_flow_match *mask, struct nic_pipe
 			uint32_t n = to_key_mask(f, mask, mk);
 			if (all_zero(mk, n))
 				continue;
-			set_bytes(&attr->entry_mask, f->koff, mk, n);
+			set_field(&attr->entry_mask, f, mk, n);
 			implied(f, &attr->const_mask, &attr->const_val);
 		}
 	}
+	nic_parse_extras_note(&attr->entry_mask);
 	return DOCA_SUCCESS;
 }
 
@@ -338,9 +416,13 @@ doca_error_t flow_match_value(const struct doca_flow_match *match, struct nic_ke
 		return err;
 	for (uint32_t i = 0; i < ng; i++)
 		for (size_t j = 0; j < g[i].n; j++) {
+			const struct fdesc *f = &g[i].f[j];
 			uint8_t v[16];
-			uint32_t n = to_key(&g[i].f[j], match, v);
-			set_bytes(key, g[i].f[j].koff, v, n);
+			/* The key starts zeroed: most of an entry's fields are 0 (entry add rate). */
+			if (all_zero((const uint8_t *)match + f->doff, f->dsize))
+				continue;
+			uint32_t n = to_key(f, match, v);
+			set_field(key, f, v, n);
 		}
 	/* The selectors give the packet's header types, as the parser would (an l3_type is
 	 * its L3 meta value: flow_nic_contract.c). */
@@ -358,9 +440,7 @@ doca_error_t flow_match_control(const struct doca_flow_match *match, const struc
 	memset(msk, 0, sizeof(*msk));
 	struct ftable g[4];
 	uint32_t ng = field_groups(m->outer.l3_type || !mask ? m : mask, g);
-	doca_error_t err = check_covered(m, g, who);
-	if (err == DOCA_SUCCESS && mask)
-		err = check_covered(mask, g, who);
+	doca_error_t err = check_covered(mask ? mask : m, g, who);
 	if (err != DOCA_SUCCESS)
 		return err;
 	for (uint32_t i = 0; i < ng; i++) {
@@ -375,15 +455,16 @@ doca_error_t flow_match_control(const struct doca_flow_match *match, const struc
 			} else {
 				if (all_zero(v, n))
 					continue;
-				memset(mk, 0xff, n);
+				full_mask(f, mk);
 			}
 			for (uint32_t b = 0; b < n; b++)
 				v[b] &= mk[b];
-			set_bytes(msk, f->koff, mk, n);
-			set_bytes(val, f->koff, v, n);
+			set_field(msk, f, mk, n);
+			set_field(val, f, v, n);
 			implied(f, msk, val);
 		}
 	}
+	nic_parse_extras_note(msk);
 	return DOCA_SUCCESS;
 }
 

@@ -35,7 +35,7 @@
  * order as on the wire; the meta bytes are host values (DOCA's parser_meta enums).
  * A field of an absent header is zero.
  */
-#define NIC_KEY_SIZE 96
+#define NIC_KEY_SIZE 104
 #define NIC_KEY_WORDS (NIC_KEY_SIZE / 8)
 
 enum nic_key_off {
@@ -63,6 +63,24 @@ enum nic_key_off {
 	NIC_K_ICMP_CODE = 69,
 	NIC_K_ICMP_IDENT = 70,
 	NIC_K_META = 72,      /* be32 pkt_meta, then u32[0..NIC_META_SCRATCH-1] */
+	/* Word 12: filled only while some pipe matches on it (nic_parse_extras_note), zero
+	 * otherwise, so that the common parse does not pay for it. */
+	NIC_K_RANDOM = 96,	  /* be16 per-packet random value (parser_meta.random) */
+	NIC_K_INNER_L2_META = 98, /* enum nic_l2_meta of the VXLAN inner frame */
+	NIC_K_INNER_L3_META = 99, /* enum nic_l3_meta of the VXLAN inner frame */
+	NIC_K_INNER_L4_META = 100, /* enum nic_l4_meta of the VXLAN inner frame */
+	NIC_K_XBITS = 101,	  /* enum nic_xbit: one bit per 0/1 parser_meta flag */
+};
+
+/* The bits of key byte NIC_K_XBITS. */
+enum nic_xbit {
+	NIC_XB_OUTER_IP4_CSUM_OK = 0, /* outer IPv4 header checksum verifies */
+	NIC_XB_OUTER_L4_CSUM_OK = 1,  /* outer TCP/UDP checksum verifies over the whole segment */
+	NIC_XB_INNER_FRAG = 2,	      /* inner IPv4 packet is a fragment */
+	NIC_XB_INNER_L3_OK = 3,
+	NIC_XB_INNER_IP4_CSUM_OK = 4,
+	NIC_XB_INNER_L4_OK = 5,
+	NIC_XB_INNER_L4_CSUM_OK = 6,
 };
 #define NIC_META_SCRATCH 5 /* doca_flow_meta.u32[] words the NIC carries */
 
@@ -113,6 +131,16 @@ struct nic_hdr_off {
  * Returns false for a frame shorter than an Ethernet header.
  */
 bool nic_parse(const uint8_t *frame, uint32_t len, uint16_t port_id, struct nic_key *key, struct nic_hdr_off *off);
+
+/*
+ * A pipe (or control entry) about to match under mask: when mask covers bytes of key
+ * word 12 (random, inner types, checksum bits), the parser starts computing them for
+ * every packet from now on (the common-shape fast parse is then off). Sticky for the
+ * process: a removed pipe does not turn them off. When mask covers NIC_K_RANDOM and
+ * FLOWDPA_RANDOM_SEED is configured (core_config), every datapath thread's random
+ * sequence restarts from that seed (docs/flow.md, Parser meta).
+ */
+void nic_parse_extras_note(const struct nic_key *mask);
 
 /* The 32-bit hash of the key under mask (the HASH map algorithm and calc_hash). */
 uint32_t nic_key_hash(const struct nic_key *key, const struct nic_key *mask);

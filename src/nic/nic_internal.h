@@ -345,6 +345,13 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "nic_parse_fast builds
  * complete UDP or TCP header. Returns its L4 meta (NIC_L4_META_TCP or NIC_L4_META_UDP),
  * or 0 (NIC_L4_META_NONE) for any other frame, which takes the general parser.
  */
+/* NIC_PX_* bits: what of key word 12 the parser computes (parse.c); 0 almost always.
+ * nic_parse_fast gives way to the general parser while it is not; the root fast path
+ * (datapath.c, frame_words) reads a frame's words by recipe only when its pipe matches
+ * nothing of word 12, and any packet that goes on past it is parsed whole. */
+extern _Atomic uint32_t nic_parse_extras;
+#define NIC_KEY_EXTRA_WORD 12
+
 static inline __attribute__((always_inline)) uint32_t nic_fast_shape(const uint8_t *frame, uint32_t len)
 {
 	if (len < 42)
@@ -389,7 +396,7 @@ static const struct nic_fast_recipe nic_fast_recipes[NIC_KEY_WORDS] = {
 	[3] = {26, 0xffffffffu, 0, 0, 0},		  /* IPv4 source */
 	[5] = {30, 0xffffffffu, 0, 0, 0},		  /* IPv4 destination */
 	[8] = {34, 0xffffffffu, 0, 0, 0},		  /* L4 source and destination ports */
-	/* 4, 6, 9..11: zero (IPv6 halves, meta); 7 has its own code (nic_fast_word7).
+	/* 4, 6, 9..12: zero (IPv6 halves, meta, word 12); 7 has its own code (nic_fast_word7).
 	 * nic_parse_fast stores these words in this order. */
 };
 
@@ -421,9 +428,10 @@ static inline __attribute__((always_inline)) bool nic_parse_fast(const uint8_t *
 								 struct nic_hdr_off *off)
 {
 	uint32_t l4meta = nic_fast_shape(frame, len);
-	if (l4meta == 0)
+	/* Word 12 needs the general parser (the fast one and its recipes leave it zero). */
+	if (l4meta == 0 || NIC_UNLIKELY(atomic_load_explicit(&nic_parse_extras, memory_order_relaxed)))
 		return false;
-	_Static_assert(NIC_KEY_WORDS == 12, "one store per key word");
+	_Static_assert(NIC_KEY_WORDS == 13, "one store per key word");
 	uint64_t *k = key->w;
 	const struct nic_fast_recipe *r = nic_fast_recipes; /* constant indices: each folds to its load */
 	k[0] = nic_fast_recipe_apply(&r[0], frame, port_id, l4meta);
@@ -435,7 +443,7 @@ static inline __attribute__((always_inline)) bool nic_parse_fast(const uint8_t *
 	k[6] = 0;
 	k[7] = nic_fast_word7(frame, l4meta);
 	k[8] = nic_fast_recipe_apply(&r[8], frame, port_id, l4meta);
-	k[9] = k[10] = k[11] = 0;
+	k[9] = k[10] = k[11] = k[12] = 0;
 	if (off) {
 		off->l3 = 14;
 		off->l4 = 34;
