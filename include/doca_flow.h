@@ -836,7 +836,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_ordered_list_add_entry(uint16_t pi
 								     const struct doca_flow_ordered_list *ordered_list,
 								     const struct doca_flow_fwd *fwd, uint32_t flags,
 								     void *user_ctx, struct doca_flow_pipe_entry **entry);
-/* Returns 0 (no entry ages in software). */
+/*
+ * Report entries of queue whose counter did not change for their monitor.aging_sec
+ * (DOCA_FLOW_ENTRY_OP_AGED, status SUCCESS, through the entry process callback), each
+ * once until it is hit again. quota: microseconds (0: no limit), max_entries (0: no
+ * limit). Returns the number reported by this call, 0 when none, -1 when the cycle over
+ * the port's aging entries is complete; -DOCA_ERROR_* (below -1) for a refused call:
+ * -BAD_STATE before doca_flow_init or for a stopped port, -INVALID_VALUE for NULL or a
+ * queue out of range. Time is flowdpa's aging clock (flowdpa_clock_advance_ms).
+ */
 DOCA_EXPERIMENTAL int doca_flow_aging_handle(struct doca_flow_port *port, uint16_t queue, uint64_t quota,
 					     uint64_t max_entries);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_resize(struct doca_flow_pipe *pipe, uint8_t new_congestion_level,

@@ -74,6 +74,13 @@ DOCA_EXPERIMENTAL doca_error_t flowdpa_port_stats_get(uint16_t port_id, struct f
  */
 DOCA_EXPERIMENTAL doca_error_t flowdpa_traffic_wait(uint32_t timeout_ms);
 
+/*
+ * Move the aging clock ms milliseconds ahead, for every port at once. The clock is the
+ * monotonic time plus everything advanced so far: doca_flow_aging_handle compares it
+ * with monitor.aging_sec, so a test ages entries without sleeping.
+ */
+DOCA_EXPERIMENTAL void flowdpa_clock_advance_ms(uint64_t ms);
+
 #ifdef __cplusplus
 }
 #endif

@@ -384,6 +384,7 @@ void flow_entry_for_each(struct doca_flow_pipe *pipe, void (*fn)(const struct do
 /* Under flow_g.lock, after flow_queue_drop_pipe freed the operations still queued. */
 void flow_entry_destroy_all(struct doca_flow_pipe *pipe)
 {
+	flow_aging_drop_pipe(pipe);
 	struct flow_heap_entry *h = pipe->entries;
 	pipe->entries = NULL;
 	while (h) {
@@ -517,6 +518,10 @@ static doca_error_t entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8
 		err = resolve_counter(pipe, monitor, attr, &e->shared_id, who);
 	if (err != DOCA_SUCCESS)
 		goto fail;
+	/* Aging watches a counter (flow_aging.c): an entry without one gets its own. */
+	a->aging_sec = flow_aging_entry_sec(pipe, monitor);
+	if (a->aging_sec && attr->shared_counter == NULL)
+		attr->own_counter = true;
 	flow_actions_entry(&pipe->act[action_idx], actions, pipe->ps_field, &attr->actions, &attr->ps_value);
 	e->status = DOCA_FLOW_ENTRY_STATUS_IN_PROCESS;
 	e->usr_ctx = usr_ctx;
@@ -770,7 +775,10 @@ static void execute_add(struct flow_add_op *a, uint16_t q)
 {
 	struct doca_flow_pipe_entry *e = a->entry;
 	doca_error_t err = nic_entry_add(e->pipe->nic, &a->attr, &e->nic);
+	uint32_t aging_sec = a->aging_sec;
 	op_free(a);
+	if (err == DOCA_SUCCESS && aging_sec)
+		flow_aging_track(e, q, aging_sec);
 	e->status = err == DOCA_SUCCESS ? DOCA_FLOW_ENTRY_STATUS_SUCCESS : DOCA_FLOW_ENTRY_STATUS_ERROR;
 	if (err != DOCA_SUCCESS) {
 		e->nic = NULL;
@@ -809,6 +817,7 @@ static void execute_del(struct doca_flow_pipe_entry *e, uint16_t q)
 		nic_entry_free(nic);
 		return;
 	}
+	flow_aging_untrack(e);
 	entry_forget(e);
 	nic_entry_free(nic);
 	entry_release(e);

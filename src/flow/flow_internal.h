@@ -72,6 +72,7 @@ struct flow_op {
 struct flow_add_op {
 	struct flow_op op;
 	struct doca_flow_pipe_entry *entry;
+	uint32_t aging_sec; /* 0: the entry does not age (flow_aging.c) */
 	struct nic_entry_attr attr;
 };
 
@@ -122,6 +123,7 @@ struct doca_flow_port {
 	struct flow_shared_counter *shared_counters;
 	uint64_t start_seq;
 	struct core_report_section *report;
+	struct flow_aging *aging; /* entries with aging_sec (flow_aging.c); NULL until the first */
 	struct doca_flow_port *dead_next; /* stopped: flow_g.dead_ports */
 };
 
@@ -216,6 +218,7 @@ struct doca_flow_pipe {
 	bool counter_shared_per_entry;
 	uint32_t shared_counter_id;
 	bool miss_counter;
+	uint32_t aging_sec; /* the monitor's: fixed for every entry, UINT32_MAX per entry, 0 none */
 	struct doca_flow_external_resource *idxsel;
 	struct doca_flow_external_resource *mem;
 	struct flow_export *exports; /* provider exports holding it */
@@ -343,5 +346,17 @@ void flow_op_cache_drain(void);
 /* The port (port, or any when NULL) whose doca_flow_entries_process the calling thread is
  * inside, i.e. it runs an entry callback; NULL when none. */
 const struct doca_flow_port *flow_in_entry_cb(const struct doca_flow_port *port);
+
+/* Aging (flow_aging.c). flow_clock_ms: the aging clock (monotonic ms plus
+ * flowdpa_clock_advance_ms). flow_aging_entry_sec: the aging an entry added with monitor
+ * gets (0: none). track: after the entry's NIC add succeeded on queue; untrack: before it
+ * is released; drop_pipe: every entry of a pipe being destroyed (under flow_g.lock);
+ * port_free: when the port is released. */
+uint64_t flow_clock_ms(void);
+uint32_t flow_aging_entry_sec(const struct doca_flow_pipe *pipe, const struct doca_flow_monitor *monitor);
+void flow_aging_track(struct doca_flow_pipe_entry *e, uint16_t queue, uint32_t aging_sec);
+void flow_aging_untrack(struct doca_flow_pipe_entry *e);
+void flow_aging_drop_pipe(struct doca_flow_pipe *pipe);
+void flow_aging_port_free(struct doca_flow_port *port);
 
 #endif /* FLOWDPA_FLOW_INTERNAL_H_ */

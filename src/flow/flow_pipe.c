@@ -255,6 +255,7 @@ static doca_error_t pipe_monitor(struct doca_flow_pipe *p, const struct doca_flo
 	const struct doca_flow_monitor *m = &cfg->monitor;
 	CHECK(m->meter_type == DOCA_FLOW_RESOURCE_TYPE_NONE, DOCA_ERROR_NOT_SUPPORTED,
 	      "%s: pipe '%s': meters are not supported by the software NIC", who, cfg->name);
+	p->aging_sec = m->aging_sec;
 	if (m->counter_type == DOCA_FLOW_RESOURCE_TYPE_NON_SHARED) {
 		p->counter_per_entry = true;
 	} else if (m->counter_type == DOCA_FLOW_RESOURCE_TYPE_SHARED) {

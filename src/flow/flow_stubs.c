@@ -57,12 +57,6 @@ doca_error_t doca_flow_pipe_cfg_set_ordered_lists(struct doca_flow_pipe_cfg *cfg
 	UNSUPPORTED();
 }
 
-int doca_flow_aging_handle(struct doca_flow_port *port, uint16_t queue, uint64_t quota, uint64_t max_entries)
-{
-	(void)port, (void)queue, (void)quota, (void)max_entries;
-	return 0;
-}
-
 doca_error_t doca_flow_pipe_resize(struct doca_flow_pipe *pipe, uint8_t new_congestion_level,
 				   doca_flow_pipe_resize_nr_entries_changed_cb nr_entries_changed_cb,
 				   doca_flow_pipe_resize_entry_relocate_cb entry_relocation_cb)
