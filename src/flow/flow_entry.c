@@ -562,6 +562,8 @@ static void entry_queue_add(uint16_t q, struct flow_add_op *a, struct doca_flow_
 	queue_push(p->port, q, &a->op, e);
 	if (entry)
 		*entry = e;
+	if (p->resize.threshold) /* may deliver CONGESTION_REACHED (flow_resize.c) */
+		flow_resize_added(p);
 }
 
 doca_error_t doca_flow_pipe_basic_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
@@ -878,6 +880,9 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 		total++;
 		execute(op, pipe_queue);
 	}
+	/* A resize completes on a queue its pipe does not exclude (flow_resize.c). */
+	if (atomic_load_explicit(&port->resizes_pending, memory_order_acquire))
+		flow_resize_progress(port, pipe_queue);
 	bool idle = true;
 	for (uint16_t q = 0; q < port->nr_queues; q++) {
 		pthread_mutex_lock(&port->queues[q].lock);

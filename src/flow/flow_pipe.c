@@ -322,6 +322,8 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 		p->act[i].single_chg = -1;
 	if (err == DOCA_SUCCESS)
 		err = pipe_monitor(p, cfg, who);
+	if (err == DOCA_SUCCESS)
+		err = flow_resize_pipe_init(p, cfg, who);
 	if (err == DOCA_SUCCESS && fwd) {
 		p->has_fwd = true;
 		p->fwd = *fwd;
@@ -401,6 +403,7 @@ void flow_pipe_destroy_locked(struct doca_flow_pipe *p)
 	if (*link)
 		*link = p->port_next;
 	flow_queue_drop_pipe(p->port, p);
+	flow_resize_pipe_gone(p);
 	p->magic = FLOW_PIPE_DEAD;
 	flow_export_detach_all(&p->exports, "the port's pipes were destroyed (doca_flow_port_stop or _pipes_flush)");
 	CORE_LOG_TRC("pipe '%s' destroyed (port %u, %u entries)", p->name, p->port->id, nic_pipe_nr_live_entries(p->nic));

@@ -281,6 +281,9 @@ uint32_t nic_pipe_nr_entries(const struct nic_pipe *pipe);
 uint32_t nic_pipe_map_algorithm(const struct nic_pipe *pipe);
 const char *nic_pipe_name(const struct nic_pipe *pipe);
 uint32_t nic_pipe_nr_live_entries(const struct nic_pipe *pipe);
+/* New entry limit of a BASIC or CONTROL pipe (src/nic/resize.c): INVALID_VALUE for a
+ * HASH or destroyed pipe, 0, or fewer than the live entries. Traffic is not disturbed. */
+FLOWDPA_MUST_CHECK doca_error_t nic_pipe_set_capacity(struct nic_pipe *pipe, uint32_t nr_entries);
 /* Replace fwd_miss live (NO_MEMORY leaves the old one in place). */
 FLOWDPA_MUST_CHECK doca_error_t nic_pipe_set_fwd_miss(struct nic_pipe *pipe, const struct nic_fwd *fwd_miss);
 /* Miss counter; INVALID_VALUE when the pipe was created without one. */

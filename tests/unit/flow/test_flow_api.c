@@ -643,7 +643,7 @@ static void test_inject_and_stubs(void **state)
 	struct doca_flow_parser *parser;
 	assert_int_equal(doca_flow_parser_geneve_opt_create(ports[0], NULL, 0, &parser), DOCA_ERROR_NOT_SUPPORTED);
 	assert_null(parser);
-	assert_int_equal(doca_flow_pipe_resize(NULL, 0, NULL, NULL), DOCA_ERROR_NOT_SUPPORTED);
+	assert_int_equal(doca_flow_pipe_resize(NULL, 0, NULL, NULL), DOCA_ERROR_INVALID_VALUE); /* flow_resize */
 	assert_int_equal(doca_flow_pipe_ordered_list_add_entry(0, NULL, 0, NULL, NULL, 0, NULL, NULL),
 			 DOCA_ERROR_NOT_SUPPORTED);
 	assert_int_equal(doca_flow_port_operation_state_modify(ports[0], DOCA_FLOW_PORT_OPERATION_STATE_STANDBY),
@@ -653,9 +653,10 @@ static void test_inject_and_stubs(void **state)
 	struct doca_flow_pipe_cfg *pc;
 	assert_int_equal(doca_flow_pipe_cfg_create(&pc, ports[0]), DOCA_SUCCESS);
 	assert_int_equal(doca_flow_pipe_cfg_set_ordered_lists(pc, NULL, 0), DOCA_ERROR_NOT_SUPPORTED);
-	assert_int_equal(doca_flow_pipe_cfg_set_is_resizable(pc, true), DOCA_ERROR_NOT_SUPPORTED);
-	assert_int_equal(doca_flow_pipe_cfg_set_congestion_level_threshold(pc, 50), DOCA_ERROR_NOT_SUPPORTED);
-	assert_int_equal(doca_flow_pipe_cfg_set_excluded_queue(pc, 0), DOCA_ERROR_NOT_SUPPORTED);
+	/* Resizable pipes: tests/integration/flow/test_flow_resize.c. */
+	assert_int_equal(doca_flow_pipe_cfg_set_is_resizable(pc, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_congestion_level_threshold(pc, 50), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_excluded_queue(pc, 0), DOCA_SUCCESS);
 	assert_int_equal(doca_flow_pipe_cfg_destroy(pc), DOCA_SUCCESS);
 	assert_int_equal(doca_flow_pipe_cfg_destroy(NULL), DOCA_ERROR_INVALID_VALUE);
 	struct doca_flow_port_cfg *portc;
