@@ -867,6 +867,11 @@ DOCA_EXPERIMENTAL int doca_flow_aging_handle(struct doca_flow_port *port, uint16
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_resize(struct doca_flow_pipe *pipe, uint8_t new_congestion_level,
 						     doca_flow_pipe_resize_nr_entries_changed_cb nr_entries_changed_cb,
 						     doca_flow_pipe_resize_entry_relocate_cb entry_relocation_cb);
+/*
+ * DOCA_FLOW_TARGET_KERNEL for DOCA_FLOW_FWD_TARGET (pipe fwd, fwd_miss or entry fwd):
+ * frames go to the receiving port's kernel queue (flowdpa_kernel_capture_pop, counted in
+ * kernel_pkts). INVALID_VALUE for NULL or another type; BAD_STATE before doca_flow_init.
+ */
 DOCA_EXPERIMENTAL doca_error_t doca_flow_get_target(enum doca_flow_target_type type, struct doca_flow_target **target);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_parser_geneve_opt_create(const struct doca_flow_port *port,
 								  const struct doca_flow_parser_geneve_opt_cfg tlv_list[],

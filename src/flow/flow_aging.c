@@ -169,7 +169,7 @@ void flow_aging_track(struct doca_flow_pipe_entry *e, uint16_t queue, uint32_t a
 	struct aging_rec *r = ag ? core_calloc(1, sizeof(*r)) : NULL;
 	if (r == NULL) {
 		/* The entry works, it just never ages: say so once per entry. */
-		CORE_LOG_ERR("doca_flow_entries_process: port %u pipe '%s': no memory to track the entry's aging "
+		CORE_LOG_WARN("doca_flow_entries_process: port %u pipe '%s': no memory to track the entry's aging "
 			     "(aging_sec %u); it will not age",
 			     port->id, e->pipe->name, aging_sec);
 		return;

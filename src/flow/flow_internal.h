@@ -345,6 +345,10 @@ void flow_actions_entry(const struct flow_act_tmpl *t, const struct doca_flow_ac
 
 /* Forwarding (flow_pipe.c): one doca fwd to a NIC fwd; INVALID_VALUE / NOT_SUPPORTED. */
 FLOWDPA_MUST_CHECK doca_error_t flow_fwd_convert(const struct doca_flow_fwd *fwd, struct nic_fwd *out, const char *who);
+/* DOCA_FLOW_FWD_TARGET (flow_target.c): the NIC fwd of a target from doca_flow_get_target;
+ * INVALID_VALUE for NULL or anything else. */
+FLOWDPA_MUST_CHECK doca_error_t flow_target_convert(const struct doca_flow_target *target, struct nic_fwd *out,
+						const char *who);
 /* Entry queues (flow_entry.c). */
 void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pipe);
 /* The NIC's traffic source of port_id started on its 1 s fallback (nic_traffic_attach):

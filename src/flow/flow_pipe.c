@@ -202,6 +202,7 @@ doca_error_t flow_fwd_convert(const struct doca_flow_fwd *fwd, struct nic_fwd *o
 		out->type = NIC_FWD_HOST;
 		return DOCA_SUCCESS;
 	case DOCA_FLOW_FWD_TARGET:
+		return flow_target_convert(fwd->target, out, who);
 	case DOCA_FLOW_FWD_ORDERED_LIST_PIPE:
 	case DOCA_FLOW_FWD_HASH_PIPE:
 		CORE_LOG_ERR("%s: fwd type %u is not supported by the software NIC", who, (unsigned)fwd->type);
@@ -220,6 +221,8 @@ static bool fwd_is_fixed(const struct doca_flow_fwd *fwd)
 		return fwd->port_id != UINT16_MAX;
 	case DOCA_FLOW_FWD_PIPE:
 		return fwd->next_pipe != NULL;
+	case DOCA_FLOW_FWD_TARGET:
+		return fwd->target != NULL;
 	case DOCA_FLOW_FWD_DROP:
 	case DOCA_FLOW_FWD_RSS:
 		return true;

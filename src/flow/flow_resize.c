@@ -183,7 +183,7 @@ void flow_resize_progress(struct doca_flow_port *port, uint16_t q)
 
 		bool ok = reloc_cb == NULL || l.e != NULL || l.cap == 0;
 		if (!ok)
-			CORE_LOG_ERR("doca_flow_entries_process: pipe '%s': no memory to list the entries to relocate",
+			CORE_LOG_WARN("doca_flow_entries_process: pipe '%s': no memory to list the entries to relocate",
 				     p->name);
 		if (nr_cb && nr_cb(p->user_ctx, size) != DOCA_SUCCESS)
 			ok = false;

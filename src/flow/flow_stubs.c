@@ -78,14 +78,6 @@ doca_error_t doca_flow_port_calc_entropy(struct doca_flow_port *port, struct doc
 	UNSUPPORTED();
 }
 
-doca_error_t doca_flow_get_target(enum doca_flow_target_type type, struct doca_flow_target **target)
-{
-	(void)type;
-	if (target)
-		*target = NULL;
-	UNSUPPORTED();
-}
-
 doca_error_t doca_flow_parser_geneve_opt_create(const struct doca_flow_port *port,
 						const struct doca_flow_parser_geneve_opt_cfg tlv_list[],
 						uint8_t nb_options, struct doca_flow_parser **parser)

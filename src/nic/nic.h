@@ -125,6 +125,7 @@ enum nic_fwd_type {
 	NIC_FWD_PIPE,
 	NIC_FWD_DROP,
 	NIC_FWD_HOST, /* RSS: the port's host capture queue */
+	NIC_FWD_KERNEL, /* DOCA_FLOW_TARGET_KERNEL: the receiving port's kernel capture queue */
 };
 
 struct nic_pipe;
@@ -393,6 +394,7 @@ struct nic_port_stats {
 	uint64_t drops;	    /* received here and dropped: the sum of drop_reason[] */
 	uint64_t capture_overflow; /* transmitted but not kept by a full capture ring */
 	uint64_t drop_reason[NIC_DROP_NR_REASONS]; /* enum nic_drop_reason */
+	uint64_t kernel_pkts; /* delivered to this port's kernel queue (not a drop) */
 };
 
 /* Start / stop a logical port. ALREADY_EXIST, NOT_FOUND (not started), INVALID_VALUE (id). */
@@ -446,6 +448,7 @@ uint32_t nic_port_rx_burst(uint16_t port_id, struct nic_buf *bufs, uint32_t n);
 enum nic_capture_queue {
 	NIC_CAPTURE_TX,	  /* what leaves the port */
 	NIC_CAPTURE_HOST, /* what the port's pipeline delivered to the host (RSS, default miss) */
+	NIC_CAPTURE_KERNEL, /* what it forwarded to the kernel target */
 };
 
 /* Keep up to depth frames of a queue in arrival order (0 = off, default 1024 at port

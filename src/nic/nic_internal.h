@@ -351,7 +351,7 @@ void nic_dp_exit(void);
 /* Ports (port.c). The per-packet part of a port, read with relaxed/acquire loads. */
 struct nic_port_hot {
 	_Alignas(64) _Atomic bool started;
-	_Atomic bool capture_on[2]; /* ring kept or pcap sink open, per enum nic_capture_queue */
+	_Atomic bool capture_on[3]; /* ring kept or pcap sink open, per enum nic_capture_queue */
 	_Atomic(struct nic_pipe *) root;
 	_Atomic int32_t manager; /* switch representor: the manager whose root it uses, or -1 */
 	uint32_t trace_pid;	 /* FLOWDPA_TRACE row of this port's bursts */
@@ -364,7 +364,7 @@ void nic_trace_port_counters(uint16_t port_id, bool force);
 
 /* Counts of one burst for the port it arrived on, added once per burst. */
 struct nic_port_delta {
-	uint64_t rx_pkts, rx_bytes, rx_errors, drops, host;
+	uint64_t rx_pkts, rx_bytes, rx_errors, drops, host, kernel;
 	uint32_t drop[NIC_DROP_NR_REASONS]; /* drops by reason (their sum is drops) */
 };
 
