@@ -394,7 +394,7 @@ void nic_port_account_tx(uint32_t port_id, uint64_t pkts, uint64_t bytes);
  * WARNING at the first, then at most one a second per pair of ports (port.c). */
 void nic_port_note_down_drops(uint16_t in_port, uint16_t to_port, uint32_t n);
 /* TX pcap sink of a port (traffic.c opens it, port.c writes it under the port lock). */
-void nic_port_set_dumper(uint16_t port_id, void *dumper);
+void nic_port_set_dumper(uint16_t port_id, enum nic_capture_queue q, void *dumper);
 
 /* Traffic (traffic.c): the port's root pipe appeared, and port teardown. */
 void nic_traffic_root_set(uint16_t port_id);

@@ -27,7 +27,7 @@ struct capture_ring {
 struct port_cold {
 	pthread_mutex_t lock; /* rings, dumper, start/stop */
 	struct capture_ring ring[3]; /* per enum nic_capture_queue */
-	pcap_dumper_t *dumper;
+	pcap_dumper_t *dumper[3]; /* per enum nic_capture_queue: FLOWDPA_PORTn_TX, _KERNEL */
 	_Atomic uint64_t rx_pkts, rx_bytes, rx_errors, tx_pkts, tx_bytes, host, kernel, drops, overflow;
 	_Atomic uint64_t drop[NIC_DROP_NR_REASONS];
 	/* nic_port_note_down_drops, per destination port: when the next line may be logged,
@@ -71,11 +71,11 @@ static doca_error_t ring_resize(struct capture_ring *r, uint32_t depth)
 static void update_capture_on(uint16_t id)
 {
 	struct port_cold *c = &ports[id];
-	atomic_store_explicit(&nic_port_hot[id].capture_on[NIC_CAPTURE_TX], c->ring[0].depth > 0 || c->dumper,
+	atomic_store_explicit(&nic_port_hot[id].capture_on[NIC_CAPTURE_TX], c->ring[0].depth > 0 || c->dumper[0],
 			      memory_order_release);
 	atomic_store_explicit(&nic_port_hot[id].capture_on[NIC_CAPTURE_HOST], c->ring[1].depth > 0,
 			      memory_order_release);
-	atomic_store_explicit(&nic_port_hot[id].capture_on[NIC_CAPTURE_KERNEL], c->ring[2].depth > 0,
+	atomic_store_explicit(&nic_port_hot[id].capture_on[NIC_CAPTURE_KERNEL], c->ring[2].depth > 0 || c->dumper[2],
 			      memory_order_release);
 }
 
@@ -157,17 +157,19 @@ doca_error_t nic_port_stop(uint16_t id)
 	ring_resize(&c->ring[2], 0);
 	doca_error_t rc = DOCA_SUCCESS;
 
-	if (c->dumper) {
-		/* The one place the TX capture is completed. A full disk shows here (a failed
+	for (int q = NIC_CAPTURE_TX; q <= NIC_CAPTURE_KERNEL; q++) {
+		if (c->dumper[q] == NULL)
+			continue;
+		/* The one place a pcap capture is completed. A full disk shows here (a failed
 		 * write during traffic leaves the stream's error flag set); the capture would
 		 * silently lack its tail otherwise. */
-		if (pcap_dump_flush(c->dumper) != 0 || ferror(pcap_dump_file(c->dumper))) {
-			CORE_LOG_ERR("port %u: writing the FLOWDPA_PORT%u_TX capture failed: the file is incomplete", id,
-				     id);
+		if (pcap_dump_flush(c->dumper[q]) != 0 || ferror(pcap_dump_file(c->dumper[q]))) {
+			CORE_LOG_ERR("port %u: writing the FLOWDPA_PORT%u_%s capture failed: the file is incomplete", id,
+				     id, q == NIC_CAPTURE_TX ? "TX" : "KERNEL");
 			rc = DOCA_ERROR_IO_FAILED;
 		}
-		pcap_dump_close(c->dumper);
-		c->dumper = NULL;
+		pcap_dump_close(c->dumper[q]);
+		c->dumper[q] = NULL;
 	}
 	pthread_mutex_unlock(&c->lock);
 	return rc;
@@ -303,11 +305,11 @@ void nic_port_capture_slow(uint16_t id, enum nic_capture_queue q, const uint8_t 
 			r->count++;
 		}
 	}
-	if (q == NIC_CAPTURE_TX && c->dumper) {
+	if (c->dumper[q]) {
 		struct pcap_pkthdr h;
 		gettimeofday(&h.ts, NULL);
 		h.caplen = h.len = len;
-		pcap_dump((u_char *)c->dumper, &h, data);
+		pcap_dump((u_char *)c->dumper[q], &h, data);
 	}
 	pthread_mutex_unlock(&c->lock);
 }
@@ -320,7 +322,7 @@ doca_error_t nic_capture_set_depth(uint16_t id, enum nic_capture_queue q, uint32
 		return DOCA_ERROR_BAD_STATE;
 	struct port_cold *c = &ports[id];
 	/* Turn capture off first so no burst writes into the ring being replaced. */
-	atomic_store_explicit(&nic_port_hot[id].capture_on[q], q == NIC_CAPTURE_TX && c->dumper,
+	atomic_store_explicit(&nic_port_hot[id].capture_on[q], c->dumper[q] != NULL,
 			      memory_order_release);
 	pthread_mutex_lock(&c->lock);
 	doca_error_t err = ring_resize(&c->ring[q], depth);
@@ -360,10 +362,10 @@ uint32_t nic_capture_count(uint16_t id, enum nic_capture_queue q)
 	return n;
 }
 
-void nic_port_set_dumper(uint16_t id, void *dumper)
+void nic_port_set_dumper(uint16_t id, enum nic_capture_queue q, void *dumper)
 {
 	pthread_mutex_lock(&ports[id].lock);
-	ports[id].dumper = dumper;
+	ports[id].dumper[q] = dumper;
 	update_capture_on(id);
 	pthread_mutex_unlock(&ports[id].lock);
 }
