@@ -61,12 +61,14 @@ doca_error_t flow_resize_pipe_init(struct doca_flow_pipe *p, const struct doca_f
 void flow_resize_added(struct doca_flow_pipe *p)
 {
 	uint64_t live = atomic_load_explicit(&p->nr_entries_live, memory_order_relaxed);
-	if (p->resize.threshold == 0 || live * 100u < (uint64_t)p->resize.threshold * p->nr_entries)
+	/* nr_entries changes under flow_g.lock (doca_flow_pipe_resize), adds do not take it. */
+	uint32_t size = __atomic_load_n(&p->nr_entries, __ATOMIC_RELAXED);
+	if (p->resize.threshold == 0 || live * 100u < (uint64_t)p->resize.threshold * size)
 		return;
 	if (atomic_exchange_explicit(&p->resize.congested, true, memory_order_relaxed))
 		return; /* notified already */
 	CORE_LOG_TRC("pipe '%s': %llu of %u entries reach the congestion threshold of %u%%", p->name,
-		     (unsigned long long)live, p->nr_entries, p->resize.threshold);
+		     (unsigned long long)live, size, p->resize.threshold);
 	if (flow_g.cfg.pipe_cb)
 		flow_g.cfg.pipe_cb(p, DOCA_FLOW_PIPE_STATUS_SUCCESS, DOCA_FLOW_PIPE_OP_CONGESTION_REACHED, p->user_ctx);
 }
@@ -117,7 +119,7 @@ doca_error_t doca_flow_pipe_resize(struct doca_flow_pipe *pipe, uint8_t new_cong
 	if (err == DOCA_SUCCESS) {
 		CORE_LOG_TRC("%s: pipe '%s': %u -> %u entries (%llu live, level %u%%)", __func__, pipe->name,
 			     pipe->nr_entries, size, (unsigned long long)live, new_congestion_level);
-		pipe->nr_entries = size;
+		__atomic_store_n(&pipe->nr_entries, size, __ATOMIC_RELAXED);
 		pipe->resize.pending = true;
 		pipe->resize.nr_cb = nr_entries_changed_cb;
 		pipe->resize.reloc_cb = entry_relocation_cb;
