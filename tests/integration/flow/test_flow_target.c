@@ -2,7 +2,8 @@
  * test_flow_target.c - DOCA_FLOW_FWD_TARGET to DOCA_FLOW_TARGET_KERNEL with real
  * frames: DOCA's flow_fwd_target sample (a CONTROL root sends IPv4 to a 5-tuple BASIC
  * pipe whose misses go to the kernel), the to-kernel pipe of flow_switch_single (pipe fwd
- * TARGET, misses to another pipe), an entry-level fwd TARGET with a header rewrite. The
+ * TARGET, misses to another pipe) and its whole switch-mode pipeline, an entry-level fwd
+ * TARGET with a header rewrite. The
  * kernel queue (flowdpa_kernel_capture_pop) holds the frames' bytes, kernel_pkts counts
  * them and they are not drops. Refused calls: documented code, one log line.
  */
@@ -227,6 +228,111 @@ static void test_entry_fwd_target_rewrite(void **state)
 	assert_int_equal(st.drops, 0);
 }
 
+/* flow_switch_single's pipeline in switch mode: manager 0, representors 1 and 2; a root
+ * 5-tuple pipe (fwd per entry) misses to a to-kernel pipe (IPv4 -> TARGET), which misses
+ * to RSS. The kernel queue is the receiving representor's. */
+static void test_switch_single(void **state)
+{
+	(void)state;
+	ft_log_init();
+	assert_int_equal(init_doca_flow(1, "switch,hws"), DOCA_SUCCESS);
+	struct doca_flow_port *mgr = ft_start_port(0, false);
+	struct doca_flow_port *r1 = ft_start_port(1, true), *r2 = ft_start_port(2, true);
+	assert_non_null(mgr);
+	assert_non_null(r1);
+	assert_non_null(r2);
+	struct entries_status st = {0};
+	struct doca_flow_match m;
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *rss, *to_kernel, *root;
+	struct doca_flow_pipe_entry *rss_e, *k_e, *fwd_e;
+
+	uint16_t q0 = 0;
+	struct doca_flow_fwd to_rss = {.type = DOCA_FLOW_FWD_RSS, .rss_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
+	to_rss.rss.queues_array = &q0;
+	to_rss.rss.nr_queues = 1;
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, mgr), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, "RSS_META_PIPE", DOCA_FLOW_PIPE_BASIC, false), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, &m, NULL), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_monitor(cfg, &mon), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, &to_rss, NULL, &rss), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, rss, &m, 0, NULL, NULL, NULL, 0, &st, &rss_e),
+			 DOCA_SUCCESS);
+
+	struct doca_flow_fwd tk = {.type = DOCA_FLOW_FWD_TARGET, .target = kernel()};
+	struct doca_flow_fwd miss_rss = {.type = DOCA_FLOW_FWD_PIPE, .next_pipe = rss};
+	memset(&m, 0, sizeof(m));
+	m.parser_meta.outer_l3_type = DOCA_FLOW_L3_META_IPV4;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, mgr), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, "TO_KERNEL_PIPE", DOCA_FLOW_PIPE_BASIC, false), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, &m, NULL), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_monitor(cfg, &mon), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, &tk, &miss_rss, &to_kernel), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, to_kernel, &m, 0, NULL, NULL, NULL, 0, &st, &k_e),
+			 DOCA_SUCCESS);
+
+	struct doca_flow_fwd per_entry = {.type = DOCA_FLOW_FWD_PORT, .port_id = 0xffff};
+	struct doca_flow_fwd miss_k = {.type = DOCA_FLOW_FWD_PIPE, .next_pipe = to_kernel};
+	memset(&m, 0, sizeof(m));
+	m.parser_meta.outer_l3_type = DOCA_FLOW_L3_META_IPV4;
+	m.parser_meta.outer_l4_type = DOCA_FLOW_L4_META_TCP;
+	m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_TCP;
+	m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
+	m.outer.ip4.src_ip = 0xffffffff;
+	m.outer.ip4.dst_ip = 0xffffffff;
+	m.outer.tcp.l4_port.src_port = 0xffff;
+	m.outer.tcp.l4_port.dst_port = 0xffff;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, mgr), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, "SWITCH_PIPE", DOCA_FLOW_PIPE_BASIC, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, &m, NULL), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_monitor(cfg, &mon), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, &per_entry, &miss_k, &root), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	memset(&m, 0, sizeof(m));
+	m.outer.ip4.src_ip = BE_IPV4_ADDR(1, 2, 3, 4);
+	m.outer.ip4.dst_ip = BE_IPV4_ADDR(8, 8, 8, 8);
+	m.outer.tcp.l4_port.src_port = DOCA_HTOBE16(1234);
+	m.outer.tcp.l4_port.dst_port = DOCA_HTOBE16(80);
+	struct doca_flow_fwd to2 = {.type = DOCA_FLOW_FWD_PORT, .port_id = 2};
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, root, &m, 0, NULL, NULL, &to2, 0, &st, &fwd_e),
+			 DOCA_SUCCESS);
+	assert_int_equal(flow_process_entries(mgr, &st, 3), DOCA_SUCCESS);
+
+	uint8_t f[128], buf[FLOWDPA_MAX_FRAME];
+	uint32_t len, got;
+	len = ft_build4(f, 6, 0x01020304, 0x08080808, 1234, 80, 4); /* the 5-tuple: port 2 */
+	assert_int_equal(flowdpa_port_inject(1, f, len), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_pop(2, buf, sizeof(buf), &got), DOCA_SUCCESS);
+	assert_memory_equal(buf, f, len);
+	len = ft_build4(f, 6, 0x01020304, 0x08080808, 1234, 81, 4); /* other IPv4: kernel of port 1 */
+	assert_int_equal(flowdpa_port_inject(1, f, len), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_kernel_capture_pop(1, buf, sizeof(buf), &got), DOCA_SUCCESS);
+	assert_int_equal(got, len);
+	assert_memory_equal(buf, f, len);
+	assert_int_equal(flowdpa_kernel_capture_count(0), 0);
+	len = ft_udp6(f, 9, 1000, 2000); /* not IPv4: RSS, the host queue of port 1 */
+	assert_int_equal(flowdpa_port_inject(1, f, len), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_host_capture_count(1), 1);
+	assert_int_equal(flowdpa_kernel_capture_count(1), 0);
+	assert_int_equal(ft_entry_pkts(fwd_e), 1);
+	assert_int_equal(ft_entry_pkts(k_e), 1);
+	assert_int_equal(ft_entry_pkts(rss_e), 1);
+	struct flowdpa_port_stats ps;
+	assert_int_equal(flowdpa_port_stats_get(1, &ps), DOCA_SUCCESS);
+	assert_int_equal(ps.kernel_pkts, 1);
+	assert_int_equal(ps.host_pkts, 1);
+	assert_int_equal(ps.drops, 0);
+
+	assert_int_equal(doca_flow_port_stop(r2), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_port_stop(r1), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_port_stop(mgr), DOCA_SUCCESS);
+	doca_flow_destroy();
+}
+
 static void test_bad_input(void **state)
 {
 	(void)state;
@@ -276,6 +382,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pipe_fwd_target, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_entry_fwd_target_rewrite, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
+		cmocka_unit_test(test_switch_single),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
