@@ -13,6 +13,7 @@
  * entry_relocation_cb for each entry in the NIC and delivers RESIZED.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "flow_internal.h"
 
