@@ -161,9 +161,10 @@ uint32_t flow_aging_entry_sec(const struct doca_flow_pipe *pipe, const struct do
 void flow_aging_track(struct doca_flow_pipe_entry *e, uint16_t queue, uint32_t aging_sec)
 {
 	struct doca_flow_port *port = e->pipe->port;
+	/* Created once, under flow_g.lock; readers that do not take it load it atomically. */
 	pthread_mutex_lock(&flow_g.lock);
 	if (port->aging == NULL)
-		port->aging = aging_create(port->nr_queues);
+		__atomic_store_n(&port->aging, aging_create(port->nr_queues), __ATOMIC_RELEASE);
 	struct flow_aging *ag = port->aging;
 	pthread_mutex_unlock(&flow_g.lock);
 	struct aging_rec *r = ag ? core_calloc(1, sizeof(*r)) : NULL;
@@ -199,7 +200,7 @@ void flow_aging_track(struct doca_flow_pipe_entry *e, uint16_t queue, uint32_t a
 
 void flow_aging_untrack(struct doca_flow_pipe_entry *e)
 {
-	struct flow_aging *ag = e->pipe->port->aging;
+	struct flow_aging *ag = __atomic_load_n(&e->pipe->port->aging, __ATOMIC_ACQUIRE);
 	if (ag == NULL)
 		return;
 	pthread_mutex_lock(&ag->lock);
@@ -228,7 +229,7 @@ void flow_aging_port_free(struct doca_flow_port *port)
 	struct flow_aging *ag = port->aging;
 	if (ag == NULL)
 		return;
-	port->aging = NULL;
+	__atomic_store_n(&port->aging, NULL, __ATOMIC_RELEASE);
 	for (struct aging_rec *r = ag->head, *next; r; r = next) {
 		next = r->next;
 		free(r);
@@ -286,7 +287,7 @@ int doca_flow_aging_handle(struct doca_flow_port *port, uint16_t queue, uint64_t
 		CORE_LOG_ERR("%s: queue %u out of range (pipe_queues %u)", __func__, queue, port->nr_queues);
 		return AGING_ERR(DOCA_ERROR_INVALID_VALUE);
 	}
-	struct flow_aging *ag = port->aging;
+	struct flow_aging *ag = __atomic_load_n(&port->aging, __ATOMIC_ACQUIRE);
 	if (ag == NULL) /* nothing ever tracked on the port: every cycle is empty */
 		return -1;
 	uint64_t start_us = core_trace_now_us();
@@ -308,7 +309,7 @@ int doca_flow_aging_handle(struct doca_flow_port *port, uint16_t queue, uint64_t
 		if (flow_g.cfg.entry_cb)
 			flow_g.cfg.entry_cb(e, queue, DOCA_FLOW_ENTRY_STATUS_SUCCESS, DOCA_FLOW_ENTRY_OP_AGED, usr_ctx);
 		/* The callback stopped the port: its aging state is gone. */
-		if (port->magic != FLOW_PORT_MAGIC || port->aging != ag)
+		if (port->magic != FLOW_PORT_MAGIC || __atomic_load_n(&port->aging, __ATOMIC_ACQUIRE) != ag)
 			return n;
 	}
 }
