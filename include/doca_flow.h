@@ -750,6 +750,13 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_cfg_set_hash_map_algorithm(struct 
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_cfg_set_ordered_lists(struct doca_flow_pipe_cfg *cfg,
 								    struct doca_flow_ordered_list *const *ordered_lists,
 								    size_t nr_ordered_lists);
+/*
+ * Resizable BASIC and CONTROL pipes (a resizable HASH pipe: NOT_SUPPORTED at create).
+ * threshold: percent in (0, 100] (else INVALID_VALUE); an add that brings the pipe's
+ * entries (queued ones included) to it delivers DOCA_FLOW_PIPE_OP_CONGESTION_REACHED
+ * once, from that add call, until the next resize. An excluded queue (INVALID_VALUE
+ * when >= pipe_queues) never completes the pipe's resize.
+ */
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_cfg_set_is_resizable(struct doca_flow_pipe_cfg *cfg, bool is_resizable);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_cfg_set_congestion_level_threshold(struct doca_flow_pipe_cfg *cfg,
 										 uint8_t threshold);
@@ -840,12 +847,35 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_ordered_list_add_entry(uint16_t pi
 								     const struct doca_flow_ordered_list *ordered_list,
 								     const struct doca_flow_fwd *fwd, uint32_t flags,
 								     void *user_ctx, struct doca_flow_pipe_entry **entry);
-/* Returns 0 (no entry ages in software). */
+/*
+ * Report entries of queue whose counter did not change for their monitor.aging_sec
+ * (DOCA_FLOW_ENTRY_OP_AGED, status SUCCESS, through the entry process callback), each
+ * once until it is hit again. quota: microseconds (0: no limit), max_entries (0: no
+ * limit). Returns the number reported by this call, 0 when none, -1 when the cycle over
+ * the port's aging entries is complete; -DOCA_ERROR_* (below -1) for a refused call:
+ * -BAD_STATE before doca_flow_init or for a stopped port, -INVALID_VALUE for NULL or a
+ * queue out of range. Time is flowdpa's aging clock (flowdpa_clock_advance_ms).
+ */
 DOCA_EXPERIMENTAL int doca_flow_aging_handle(struct doca_flow_port *port, uint16_t queue, uint64_t quota,
 					     uint64_t max_entries);
+/*
+ * Grow a resizable pipe so that its entries fill new_congestion_level percent (0 < level
+ * <= 100): the next power of two, never smaller than before. Takes effect at once (more
+ * entries fit); the next doca_flow_entries_process of the port on a queue the pipe does
+ * not exclude calls nr_entries_changed_cb, entry_relocation_cb per entry in the pipe
+ * (the context it returns replaces the entry's) and delivers DOCA_FLOW_PIPE_OP_RESIZED
+ * (status ERROR when a callback failed). Either callback may be NULL. INVALID_VALUE for
+ * NULL, a pipe not created resizable or a level out of range; BAD_STATE while the
+ * previous resize has not completed.
+ */
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_resize(struct doca_flow_pipe *pipe, uint8_t new_congestion_level,
 						     doca_flow_pipe_resize_nr_entries_changed_cb nr_entries_changed_cb,
 						     doca_flow_pipe_resize_entry_relocate_cb entry_relocation_cb);
+/*
+ * DOCA_FLOW_TARGET_KERNEL for DOCA_FLOW_FWD_TARGET (pipe fwd, fwd_miss or entry fwd):
+ * frames go to the receiving port's kernel queue (flowdpa_kernel_capture_pop, counted in
+ * kernel_pkts). INVALID_VALUE for NULL or another type; BAD_STATE before doca_flow_init.
+ */
 DOCA_EXPERIMENTAL doca_error_t doca_flow_get_target(enum doca_flow_target_type type, struct doca_flow_target **target);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_parser_geneve_opt_create(const struct doca_flow_port *port,
 								  const struct doca_flow_parser_geneve_opt_cfg tlv_list[],

@@ -32,6 +32,7 @@ struct flowdpa_port_stats {
 	uint64_t host_pkts;	   /* frames of this port's pipeline delivered to the host (RSS, default miss) */
 	uint64_t drops;		   /* frames received here and dropped (fwd DROP, no root pipe, destroyed pipe) */
 	uint64_t capture_overflow; /* frames transmitted but not kept by a full capture ring */
+	uint64_t kernel_pkts;	   /* frames of this port's pipeline sent to the kernel target (not drops) */
 };
 
 /*
@@ -55,6 +56,14 @@ DOCA_EXPERIMENTAL doca_error_t flowdpa_port_inject_burst(uint16_t port_id, const
  */
 DOCA_EXPERIMENTAL doca_error_t flowdpa_port_capture_pop(uint16_t port_id, void *buf, uint32_t cap, uint32_t *len);
 DOCA_EXPERIMENTAL doca_error_t flowdpa_host_capture_pop(uint16_t port_id, void *buf, uint32_t cap, uint32_t *len);
+/*
+ * The kernel queue: frames of port_id's pipeline forwarded to DOCA_FLOW_TARGET_KERNEL
+ * (DOCA_FLOW_FWD_TARGET), as the kernel network stack would receive them. Same rules as
+ * flowdpa_host_capture_pop / _count / _set_depth (1024 frames at port start).
+ */
+DOCA_EXPERIMENTAL doca_error_t flowdpa_kernel_capture_pop(uint16_t port_id, void *buf, uint32_t cap, uint32_t *len);
+DOCA_EXPERIMENTAL uint32_t flowdpa_kernel_capture_count(uint16_t port_id);
+DOCA_EXPERIMENTAL doca_error_t flowdpa_kernel_capture_set_depth(uint16_t port_id, uint32_t depth);
 /* Frames waiting in a capture ring (0 for a bad port id). */
 DOCA_EXPERIMENTAL uint32_t flowdpa_port_capture_count(uint16_t port_id);
 DOCA_EXPERIMENTAL uint32_t flowdpa_host_capture_count(uint16_t port_id);
@@ -73,6 +82,13 @@ DOCA_EXPERIMENTAL doca_error_t flowdpa_port_stats_get(uint16_t port_id, struct f
  * stopped before it played out has ended.
  */
 DOCA_EXPERIMENTAL doca_error_t flowdpa_traffic_wait(uint32_t timeout_ms);
+
+/*
+ * Move the aging clock ms milliseconds ahead, for every port at once. The clock is the
+ * monotonic time plus everything advanced so far: doca_flow_aging_handle compares it
+ * with monitor.aging_sec, so a test ages entries without sleeping.
+ */
+DOCA_EXPERIMENTAL void flowdpa_clock_advance_ms(uint64_t ms);
 
 #ifdef __cplusplus
 }

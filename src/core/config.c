@@ -310,7 +310,7 @@ static doca_error_t resolve_path(char *path, const char *base, char *err, size_t
 	return DOCA_SUCCESS;
 }
 
-/* Port-indexed keys: FLOWDPA_PORT<n>_RX / _TX with n in 0..CORE_MAX_PORTS-1. */
+/* Port-indexed keys: FLOWDPA_PORT<n>_RX / _TX / _KERNEL with n in 0..CORE_MAX_PORTS-1. */
 static bool port_key(const char *key, const char *suffix, uint32_t *port)
 {
 	const char *p = key + strlen("FLOWDPA_PORT");
@@ -408,8 +408,10 @@ static doca_error_t config_apply(struct core_config *cfg, const char *key, const
 		cfg->has_random_seed = true;
 		return DOCA_SUCCESS;
 	}
-	if (port_key(key, "_RX", &port) || port_key(key, "_TX", &port)) {
-		bool rx = key[strlen(key) - 2] == 'R';
+	if (port_key(key, "_RX", &port) || port_key(key, "_TX", &port) || port_key(key, "_KERNEL", &port)) {
+		size_t klen = strlen(key);
+		bool rx = strcmp(key + klen - 3, "_RX") == 0;
+		bool kernel = strcmp(key + klen - 7, "_KERNEL") == 0;
 
 		if (port >= CORE_MAX_PORTS)
 			return fail(err, errlen, "port id out of range; allowed ports: 0..%s", "15");
@@ -421,11 +423,12 @@ static doca_error_t config_apply(struct core_config *cfg, const char *key, const
 				return rc;
 			return resolve_path(src->path, base, err, errlen);
 		}
+		struct core_traffic_sink *sink = kernel ? &cfg->port_kernel[port] : &cfg->port_tx[port];
 		if (strncmp(value, "pcap:", 5) != 0 || value[5] == '\0')
 			return fail(err, errlen, "\"%s\" is not a traffic sink; use pcap:FILE", value);
-		cfg->port_tx[port].kind = CORE_TRAFFIC_PCAP;
-		rc = parse_path(value + 5, cfg->port_tx[port].path, err, errlen);
-		return rc != DOCA_SUCCESS ? rc : resolve_path(cfg->port_tx[port].path, base, err, errlen);
+		sink->kind = CORE_TRAFFIC_PCAP;
+		rc = parse_path(value + 5, sink->path, err, errlen);
+		return rc != DOCA_SUCCESS ? rc : resolve_path(sink->path, base, err, errlen);
 	}
 	return DOCA_ERROR_NOT_FOUND;
 }
@@ -435,7 +438,8 @@ static const char *const known_keys[] = {
 	"FLOWDPA_CONFIG",	"FLOWDPA_DEVICES",	   "FLOWDPA_NIC_MODE",	    "FLOWDPA_NIC_LATENCY_US",
 	"FLOWDPA_STRICT",	"FLOWDPA_DPA_CORES",	   "FLOWDPA_DPA_EUS_PER_CORE", "FLOWDPA_DPA_HEAP_SIZE",
 	"FLOWDPA_FAULTS",	"FLOWDPA_FAULT_ALLOC",	   "FLOWDPA_TRACE",	    "FLOWDPA_REPORT",
-	"FLOWDPA_PORT#_RX",	"FLOWDPA_PORT#_TX",	   "FLOWDPA_RANDOM_SEED",
+	"FLOWDPA_PORT#_RX",	"FLOWDPA_PORT#_TX",	   "FLOWDPA_PORT#_KERNEL", "FLOWDPA_RANDOM_SEED",
+	"FLOWDPA_REPORT_TOP",
 };
 
 #define SUGGEST_KEY_MAX 64

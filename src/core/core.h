@@ -136,6 +136,7 @@ struct core_config {
 	uint64_t fault_alloc_nth;     /* FLOWDPA_FAULT_ALLOC: fail this allocation, 0 = none */
 	struct core_traffic_src port_rx[CORE_MAX_PORTS];
 	struct core_traffic_sink port_tx[CORE_MAX_PORTS];
+	struct core_traffic_sink port_kernel[CORE_MAX_PORTS]; /* FLOWDPA_PORTn_KERNEL: pcap:FILE */
 	char trace_path[CORE_PATH_MAX];	 /* FLOWDPA_TRACE, "" = off */
 	char report_path[CORE_PATH_MAX]; /* FLOWDPA_REPORT, "" = off, "-" = stderr */
 	uint32_t report_top;		 /* FLOWDPA_REPORT_TOP: entries per pipe, default 10 */

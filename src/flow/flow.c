@@ -547,6 +547,7 @@ static void port_report(struct core_json *j, void *arg)
 /* What a port owns besides its struct: released when it stops. */
 static void port_release(struct doca_flow_port *p)
 {
+	flow_aging_port_free(p);
 	for (uint16_t q = 0; q < p->nr_queues; q++)
 		pthread_mutex_destroy(&p->queues[q].lock);
 	free(p->queues);

@@ -384,6 +384,7 @@ void flow_entry_for_each(struct doca_flow_pipe *pipe, void (*fn)(const struct do
 /* Under flow_g.lock, after flow_queue_drop_pipe freed the operations still queued. */
 void flow_entry_destroy_all(struct doca_flow_pipe *pipe)
 {
+	flow_aging_drop_pipe(pipe);
 	struct flow_heap_entry *h = pipe->entries;
 	pipe->entries = NULL;
 	while (h) {
@@ -517,6 +518,10 @@ static doca_error_t entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8
 		err = resolve_counter(pipe, monitor, attr, &e->shared_id, who);
 	if (err != DOCA_SUCCESS)
 		goto fail;
+	/* Aging watches a counter (flow_aging.c): an entry without one gets its own. */
+	a->aging_sec = flow_aging_entry_sec(pipe, monitor);
+	if (a->aging_sec && attr->shared_counter == NULL)
+		attr->own_counter = true;
 	flow_actions_entry(&pipe->act[action_idx], actions, pipe->ps_field, &attr->actions, &attr->ps_value);
 	e->status = DOCA_FLOW_ENTRY_STATUS_IN_PROCESS;
 	e->usr_ctx = usr_ctx;
@@ -557,6 +562,8 @@ static void entry_queue_add(uint16_t q, struct flow_add_op *a, struct doca_flow_
 	queue_push(p->port, q, &a->op, e);
 	if (entry)
 		*entry = e;
+	if (p->resize.threshold) /* may deliver CONGESTION_REACHED (flow_resize.c) */
+		flow_resize_added(p);
 }
 
 doca_error_t doca_flow_pipe_basic_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
@@ -780,7 +787,10 @@ static void execute_add(struct flow_add_op *a, uint16_t q)
 	doca_error_t err = nic_entry_add(e->pipe->nic, &a->attr, &e->nic);
 	if (err != DOCA_SUCCESS && e->pipe->type == DOCA_FLOW_PIPE_CONTROL)
 		free(a->attr.cond); /* the NIC owns it only once added */
+	uint32_t aging_sec = a->aging_sec;
 	op_free(a);
+	if (err == DOCA_SUCCESS && aging_sec)
+		flow_aging_track(e, q, aging_sec);
 	e->status = err == DOCA_SUCCESS ? DOCA_FLOW_ENTRY_STATUS_SUCCESS : DOCA_FLOW_ENTRY_STATUS_ERROR;
 	if (err != DOCA_SUCCESS) {
 		e->nic = NULL;
@@ -819,6 +829,7 @@ static void execute_del(struct doca_flow_pipe_entry *e, uint16_t q)
 		nic_entry_free(nic);
 		return;
 	}
+	flow_aging_untrack(e);
 	entry_forget(e);
 	nic_entry_free(nic);
 	entry_release(e);
@@ -879,6 +890,9 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 		total++;
 		execute(op, pipe_queue);
 	}
+	/* A resize completes on a queue its pipe does not exclude (flow_resize.c). */
+	if (atomic_load_explicit(&port->resizes_pending, memory_order_acquire))
+		flow_resize_progress(port, pipe_queue);
 	bool idle = true;
 	for (uint16_t q = 0; q < port->nr_queues; q++) {
 		pthread_mutex_lock(&port->queues[q].lock);

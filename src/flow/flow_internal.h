@@ -72,6 +72,7 @@ struct flow_op {
 struct flow_add_op {
 	struct flow_op op;
 	struct doca_flow_pipe_entry *entry;
+	uint32_t aging_sec; /* 0: the entry does not age (flow_aging.c) */
 	struct nic_entry_attr attr;
 };
 
@@ -122,6 +123,8 @@ struct doca_flow_port {
 	struct flow_shared_counter *shared_counters;
 	uint64_t start_seq;
 	struct core_report_section *report;
+	struct flow_aging *aging; /* entries with aging_sec (flow_aging.c); NULL until the first */
+	_Atomic uint32_t resizes_pending; /* pipes resized, RESIZED not yet delivered (flow_resize.c) */
 	struct doca_flow_port *dead_next; /* stopped: flow_g.dead_ports */
 };
 
@@ -186,6 +189,10 @@ struct doca_flow_pipe_cfg {
 	bool miss_counter;
 	void *user_ctx;
 	uint32_t hash_alg;
+	/* Resize (flow_resize.c). */
+	bool is_resizable;
+	uint8_t congestion_threshold; /* percent, 0: none */
+	uint64_t excluded_queues[FLOW_MAX_QUEUES / 64];
 	/* Each holds a cfg_held reference, released by doca_flow_pipe_cfg_destroy. */
 	struct doca_flow_external_resource *idxsel;
 	struct doca_flow_external_resource *mem;
@@ -195,6 +202,17 @@ struct doca_flow_pipe_cfg {
 };
 
 struct flow_heap_entry; /* flow_entry.c */
+
+/* A pipe's resize state (flow_resize.c); the fields after threshold under flow_g.lock. */
+struct flow_pipe_resize {
+	bool resizable;
+	uint8_t threshold;     /* congestion level in percent, 0: never notified */
+	_Atomic bool congested; /* CONGESTION_REACHED delivered, no resize since */
+	bool pending;	       /* resized: relocations and RESIZED wait for doca_flow_entries_process */
+	doca_flow_pipe_resize_nr_entries_changed_cb nr_cb;
+	doca_flow_pipe_resize_entry_relocate_cb reloc_cb;
+	uint64_t excluded[FLOW_MAX_QUEUES / 64];
+};
 
 struct doca_flow_pipe {
 	uint32_t magic;
@@ -218,6 +236,9 @@ struct doca_flow_pipe {
 	bool counter_shared_per_entry;
 	uint32_t shared_counter_id;
 	bool miss_counter;
+	uint32_t aging_sec; /* the monitor's: fixed for every entry, UINT32_MAX per entry, 0 none */
+	void *user_ctx;	    /* doca_flow_pipe_cfg_set_user_ctx: pipe and resize callbacks get it */
+	struct flow_pipe_resize resize;
 	struct doca_flow_external_resource *idxsel;
 	struct doca_flow_external_resource *mem;
 	struct flow_export *exports; /* provider exports holding it */
@@ -326,6 +347,10 @@ void flow_actions_entry(const struct flow_act_tmpl *t, const struct doca_flow_ac
 
 /* Forwarding (flow_pipe.c): one doca fwd to a NIC fwd; INVALID_VALUE / NOT_SUPPORTED. */
 FLOWDPA_MUST_CHECK doca_error_t flow_fwd_convert(const struct doca_flow_fwd *fwd, struct nic_fwd *out, const char *who);
+/* DOCA_FLOW_FWD_TARGET (flow_target.c): the NIC fwd of a target from doca_flow_get_target;
+ * INVALID_VALUE for NULL or anything else. */
+FLOWDPA_MUST_CHECK doca_error_t flow_target_convert(const struct doca_flow_target *target, struct nic_fwd *out,
+						const char *who);
 /* Entry queues (flow_entry.c). */
 void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pipe);
 /* The NIC's traffic source of port_id started on its 1 s fallback (nic_traffic_attach):
@@ -345,5 +370,27 @@ void flow_op_cache_drain(void);
 /* The port (port, or any when NULL) whose doca_flow_entries_process the calling thread is
  * inside, i.e. it runs an entry callback; NULL when none. */
 const struct doca_flow_port *flow_in_entry_cb(const struct doca_flow_port *port);
+
+/* Aging (flow_aging.c). flow_clock_ms: the aging clock (monotonic ms plus
+ * flowdpa_clock_advance_ms). flow_aging_entry_sec: the aging an entry added with monitor
+ * gets (0: none). track: after the entry's NIC add succeeded on queue; untrack: before it
+ * is released; drop_pipe: every entry of a pipe being destroyed (under flow_g.lock);
+ * port_free: when the port is released. */
+uint64_t flow_clock_ms(void);
+uint32_t flow_aging_entry_sec(const struct doca_flow_pipe *pipe, const struct doca_flow_monitor *monitor);
+void flow_aging_track(struct doca_flow_pipe_entry *e, uint16_t queue, uint32_t aging_sec);
+void flow_aging_untrack(struct doca_flow_pipe_entry *e);
+void flow_aging_drop_pipe(struct doca_flow_pipe *pipe);
+void flow_aging_port_free(struct doca_flow_port *port);
+
+/* Resize (flow_resize.c). pipe_init: the cfg's resize settings into a pipe being created
+ * (NOT_SUPPORTED for a resizable HASH pipe); added: after an add was queued (may deliver
+ * CONGESTION_REACHED); progress: from doca_flow_entries_process on queue q when
+ * port->resizes_pending; pipe_gone: under flow_g.lock, a pipe being destroyed. */
+FLOWDPA_MUST_CHECK doca_error_t flow_resize_pipe_init(struct doca_flow_pipe *p, const struct doca_flow_pipe_cfg *cfg,
+						  const char *who);
+void flow_resize_added(struct doca_flow_pipe *p);
+void flow_resize_progress(struct doca_flow_port *port, uint16_t q);
+void flow_resize_pipe_gone(struct doca_flow_pipe *p);
 
 #endif /* FLOWDPA_FLOW_INTERNAL_H_ */

@@ -216,6 +216,7 @@ doca_error_t flow_fwd_convert(const struct doca_flow_fwd *fwd, struct nic_fwd *o
 		out->type = NIC_FWD_HOST;
 		return DOCA_SUCCESS;
 	case DOCA_FLOW_FWD_TARGET:
+		return flow_target_convert(fwd->target, out, who);
 	case DOCA_FLOW_FWD_ORDERED_LIST_PIPE:
 	case DOCA_FLOW_FWD_HASH_PIPE:
 		CORE_LOG_ERR("%s: fwd type %u is not supported by the software NIC", who, (unsigned)fwd->type);
@@ -234,6 +235,8 @@ static bool fwd_is_fixed(const struct doca_flow_fwd *fwd)
 		return fwd->port_id != UINT16_MAX;
 	case DOCA_FLOW_FWD_PIPE:
 		return fwd->next_pipe != NULL;
+	case DOCA_FLOW_FWD_TARGET:
+		return fwd->target != NULL;
 	case DOCA_FLOW_FWD_DROP:
 	case DOCA_FLOW_FWD_RSS:
 		return true;
@@ -269,6 +272,7 @@ static doca_error_t pipe_monitor(struct doca_flow_pipe *p, const struct doca_flo
 	const struct doca_flow_monitor *m = &cfg->monitor;
 	CHECK(m->meter_type == DOCA_FLOW_RESOURCE_TYPE_NONE, DOCA_ERROR_NOT_SUPPORTED,
 	      "%s: pipe '%s': meters are not supported by the software NIC", who, cfg->name);
+	p->aging_sec = m->aging_sec;
 	if (m->counter_type == DOCA_FLOW_RESOURCE_TYPE_NON_SHARED) {
 		p->counter_per_entry = true;
 	} else if (m->counter_type == DOCA_FLOW_RESOURCE_TYPE_SHARED) {
@@ -333,6 +337,8 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 		p->act[i].single_chg = -1;
 	if (err == DOCA_SUCCESS)
 		err = pipe_monitor(p, cfg, who);
+	if (err == DOCA_SUCCESS)
+		err = flow_resize_pipe_init(p, cfg, who);
 	if (err == DOCA_SUCCESS && fwd) {
 		p->has_fwd = true;
 		p->fwd = *fwd;
@@ -353,6 +359,9 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 		attr->port_id = p->port->id;
 		attr->is_root = p->is_root && !p->egress;
 		attr->nr_entries = p->nr_entries;
+		/* A resizable BASIC pipe reserves room for 16x (pages are committed as used). */
+		if (p->resize.resizable && cfg->type == DOCA_FLOW_PIPE_BASIC)
+			attr->max_entries = p->nr_entries >= (1u << 22) ? (1u << 26) : (p->nr_entries < 4096 ? 65536 : p->nr_entries * 16);
 		attr->miss_counter = p->miss_counter;
 		attr->map_algorithm = cfg->hash_alg;
 		attr->ps_field = -1;
@@ -416,6 +425,7 @@ void flow_pipe_destroy_locked(struct doca_flow_pipe *p)
 	if (*link)
 		*link = p->port_next;
 	flow_queue_drop_pipe(p->port, p);
+	flow_resize_pipe_gone(p);
 	p->magic = FLOW_PIPE_DEAD;
 	flow_export_detach_all(&p->exports, "the port's pipes were destroyed (doca_flow_port_stop or _pipes_flush)");
 	CORE_LOG_TRC("pipe '%s' destroyed (port %u, %u entries)", p->name, p->port->id, nic_pipe_nr_live_entries(p->nic));

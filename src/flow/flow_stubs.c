@@ -57,38 +57,6 @@ doca_error_t doca_flow_pipe_cfg_set_ordered_lists(struct doca_flow_pipe_cfg *cfg
 	UNSUPPORTED();
 }
 
-int doca_flow_aging_handle(struct doca_flow_port *port, uint16_t queue, uint64_t quota, uint64_t max_entries)
-{
-	(void)port, (void)queue, (void)quota, (void)max_entries;
-	return 0;
-}
-
-doca_error_t doca_flow_pipe_resize(struct doca_flow_pipe *pipe, uint8_t new_congestion_level,
-				   doca_flow_pipe_resize_nr_entries_changed_cb nr_entries_changed_cb,
-				   doca_flow_pipe_resize_entry_relocate_cb entry_relocation_cb)
-{
-	(void)pipe, (void)new_congestion_level, (void)nr_entries_changed_cb, (void)entry_relocation_cb;
-	UNSUPPORTED();
-}
-
-doca_error_t doca_flow_pipe_cfg_set_is_resizable(struct doca_flow_pipe_cfg *cfg, bool is_resizable)
-{
-	(void)cfg, (void)is_resizable;
-	UNSUPPORTED();
-}
-
-doca_error_t doca_flow_pipe_cfg_set_congestion_level_threshold(struct doca_flow_pipe_cfg *cfg, uint8_t threshold)
-{
-	(void)cfg, (void)threshold;
-	UNSUPPORTED();
-}
-
-doca_error_t doca_flow_pipe_cfg_set_excluded_queue(struct doca_flow_pipe_cfg *cfg, uint16_t pipe_queue)
-{
-	(void)cfg, (void)pipe_queue;
-	UNSUPPORTED();
-}
-
 doca_error_t doca_flow_port_cfg_set_operation_state(struct doca_flow_port_cfg *cfg,
 						    enum doca_flow_port_operation_state state)
 {
@@ -100,14 +68,6 @@ doca_error_t doca_flow_port_operation_state_modify(struct doca_flow_port *port,
 						   enum doca_flow_port_operation_state state)
 {
 	(void)port, (void)state;
-	UNSUPPORTED();
-}
-
-doca_error_t doca_flow_get_target(enum doca_flow_target_type type, struct doca_flow_target **target)
-{
-	(void)type;
-	if (target)
-		*target = NULL;
 	UNSUPPORTED();
 }
 

@@ -1,6 +1,6 @@
 /*
  * flowdpa.c - the emulator control API (include/flowdpa.h) over the NIC: synchronous
- * injection, captures, statistics.
+ * injection, captures (TX, host, kernel target), statistics.
  */
 #include <string.h>
 
@@ -120,6 +120,11 @@ doca_error_t flowdpa_host_capture_pop(uint16_t port_id, void *buf, uint32_t cap,
 	return pop(port_id, NIC_CAPTURE_HOST, buf, cap, len, __func__);
 }
 
+doca_error_t flowdpa_kernel_capture_pop(uint16_t port_id, void *buf, uint32_t cap, uint32_t *len)
+{
+	return pop(port_id, NIC_CAPTURE_KERNEL, buf, cap, len, __func__);
+}
+
 uint32_t flowdpa_port_capture_count(uint16_t port_id)
 {
 	return nic_capture_count(port_id, NIC_CAPTURE_TX);
@@ -128,6 +133,11 @@ uint32_t flowdpa_port_capture_count(uint16_t port_id)
 uint32_t flowdpa_host_capture_count(uint16_t port_id)
 {
 	return nic_capture_count(port_id, NIC_CAPTURE_HOST);
+}
+
+uint32_t flowdpa_kernel_capture_count(uint16_t port_id)
+{
+	return nic_capture_count(port_id, NIC_CAPTURE_KERNEL);
 }
 
 static doca_error_t set_depth(uint16_t port_id, enum nic_capture_queue q, uint32_t depth, const char *who)
@@ -151,6 +161,11 @@ doca_error_t flowdpa_host_capture_set_depth(uint16_t port_id, uint32_t depth)
 	return set_depth(port_id, NIC_CAPTURE_HOST, depth, __func__);
 }
 
+doca_error_t flowdpa_kernel_capture_set_depth(uint16_t port_id, uint32_t depth)
+{
+	return set_depth(port_id, NIC_CAPTURE_KERNEL, depth, __func__);
+}
+
 doca_error_t flowdpa_port_stats_get(uint16_t port_id, struct flowdpa_port_stats *stats)
 {
 	if (port_id >= NIC_MAX_PORTS || stats == NULL) {
@@ -169,6 +184,7 @@ doca_error_t flowdpa_port_stats_get(uint16_t port_id, struct flowdpa_port_stats 
 	stats->host_pkts = s.host_pkts;
 	stats->drops = s.drops;
 	stats->capture_overflow = s.capture_overflow;
+	stats->kernel_pkts = s.kernel_pkts;
 	return DOCA_SUCCESS;
 }
 

@@ -30,6 +30,7 @@ struct burst_acc {
 	uint32_t down; /* ports not started that frames were sent to (NIC_DROP_PORT_DOWN) */
 	uint32_t down_pkts[NIC_MAX_PORTS]; /* per port of down, set when its bit is */
 	uint64_t host;
+	uint64_t kernel;
 	uint64_t tx_pkts[NIC_MAX_PORTS];
 	uint64_t tx_bytes[NIC_MAX_PORTS];
 };
@@ -229,6 +230,10 @@ static void dispatch(struct burst_acc *acc, struct nic_pkt *p, const struct nic_
 	case NIC_FWD_HOST:
 		acc->host++;
 		nic_port_capture(acc->in_port, NIC_CAPTURE_HOST, p->data, p->len);
+		return;
+	case NIC_FWD_KERNEL:
+		acc->kernel++;
+		nic_port_capture(acc->in_port, NIC_CAPTURE_KERNEL, p->data, p->len);
 		return;
 	case NIC_FWD_NONE:
 		if (root) { /* the port's default miss: the host */
@@ -503,7 +508,8 @@ static inline __attribute__((always_inline)) void root_burst_prefetched(struct b
 
 static void burst_flush(struct burst_acc *acc, uint64_t rx_pkts, uint64_t rx_bytes, uint64_t errors)
 {
-	struct nic_port_delta d = {.rx_pkts = rx_pkts, .rx_bytes = rx_bytes, .rx_errors = errors, .host = acc->host};
+	struct nic_port_delta d = {.rx_pkts = rx_pkts, .rx_bytes = rx_bytes, .rx_errors = errors, .host = acc->host,
+				   .kernel = acc->kernel};
 	for (int r = 0; r < NIC_DROP_NR_REASONS; r++) {
 		d.drop[r] = acc->drop[r];
 		d.drops += acc->drop[r];
@@ -679,6 +685,7 @@ static uint32_t rx_chunk(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
 	memset(acc.drop, 0, sizeof(acc.drop));
 	acc.down = 0;
 	acc.host = 0;
+	acc.kernel = 0;
 	acc.shard = nic_dp_enter();
 	/* The root is alive for the whole burst: it was read from the port under nic_dp_enter. */
 	struct nic_pipe *root = nic_port_root(port_id);

@@ -153,6 +153,7 @@ enum nic_fwd_type {
 	NIC_FWD_PIPE,
 	NIC_FWD_DROP,
 	NIC_FWD_HOST, /* RSS: the port's host capture queue */
+	NIC_FWD_KERNEL, /* DOCA_FLOW_TARGET_KERNEL: the receiving port's kernel capture queue */
 };
 
 struct nic_pipe;
@@ -374,6 +375,9 @@ struct nic_pipe_attr {
 	uint16_t port_id;   /* the port whose traffic the pipe sees when it is root */
 	bool is_root;
 	uint32_t nr_entries;
+	/* BASIC: the most nic_pipe_set_capacity may raise nr_entries to (0: nr_entries).
+	 * Reserved address space only: pages are committed as entries use them. */
+	uint32_t max_entries;
 	/* Packets must satisfy (key & const_mask) == const_val (else: miss). */
 	struct nic_key const_mask;
 	struct nic_key const_val;
@@ -407,6 +411,10 @@ uint32_t nic_pipe_nr_entries(const struct nic_pipe *pipe);
 uint32_t nic_pipe_map_algorithm(const struct nic_pipe *pipe);
 const char *nic_pipe_name(const struct nic_pipe *pipe);
 uint32_t nic_pipe_nr_live_entries(const struct nic_pipe *pipe);
+/* New entry limit of a BASIC or CONTROL pipe (src/nic/resize.c): INVALID_VALUE for a
+ * HASH or destroyed pipe, 0, or fewer than the live entries; FULL for a BASIC pipe past
+ * the max_entries it reserved. Traffic is not disturbed. */
+FLOWDPA_MUST_CHECK doca_error_t nic_pipe_set_capacity(struct nic_pipe *pipe, uint32_t nr_entries);
 /* Replace fwd_miss live (NO_MEMORY leaves the old one in place). */
 FLOWDPA_MUST_CHECK doca_error_t nic_pipe_set_fwd_miss(struct nic_pipe *pipe, const struct nic_fwd *fwd_miss);
 /* Miss counter; INVALID_VALUE when the pipe was created without one. */
@@ -521,6 +529,7 @@ struct nic_port_stats {
 	uint64_t drops;	    /* received here and dropped: the sum of drop_reason[] */
 	uint64_t capture_overflow; /* transmitted but not kept by a full capture ring */
 	uint64_t drop_reason[NIC_DROP_NR_REASONS]; /* enum nic_drop_reason */
+	uint64_t kernel_pkts; /* delivered to this port's kernel queue (not a drop) */
 };
 
 /* Start / stop a logical port. ALREADY_EXIST, NOT_FOUND (not started), INVALID_VALUE (id). */
@@ -574,6 +583,7 @@ uint32_t nic_port_rx_burst(uint16_t port_id, struct nic_buf *bufs, uint32_t n);
 enum nic_capture_queue {
 	NIC_CAPTURE_TX,	  /* what leaves the port */
 	NIC_CAPTURE_HOST, /* what the port's pipeline delivered to the host (RSS, default miss) */
+	NIC_CAPTURE_KERNEL, /* what it forwarded to the kernel target */
 };
 
 /* Keep up to depth frames of a queue in arrival order (0 = off, default 1024 at port

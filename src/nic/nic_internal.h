@@ -196,6 +196,21 @@ struct nic_mem {
 
 /* ------------------------------------------------------------------ shared helpers */
 
+/* Pool slots of a BASIC pipe of n entries: slack over n, because a removed entry keeps
+ * its slot until it is freed while an add on another queue may already count on its
+ * place. nic_basic_max_entries is the inverse (the most entries pool_n slots hold). */
+static inline uint64_t nic_basic_slots(uint32_t n)
+{
+	return (uint64_t)n + n / 8 + 64;
+}
+static inline uint32_t nic_basic_max_entries(uint32_t pool_n)
+{
+	uint64_t n = pool_n > 64 ? (uint64_t)(pool_n - 64) * 8 / 9 : 0;
+	while (n && nic_basic_slots((uint32_t)n) > pool_n)
+		n--;
+	return (uint32_t)n;
+}
+
 /* The entry index of a HASH pipe for hash h (what doca_flow_pipe_calc_hash implies). */
 static inline uint32_t nic_hash_index(const struct nic_pipe *p, uint32_t h)
 {
@@ -468,7 +483,7 @@ void nic_dp_exit(void);
 /* Ports (port.c). The per-packet part of a port, read with relaxed/acquire loads. */
 struct nic_port_hot {
 	_Alignas(64) _Atomic bool started;
-	_Atomic bool capture_on[2]; /* ring kept or pcap sink open, per enum nic_capture_queue */
+	_Atomic bool capture_on[3]; /* ring kept or pcap sink open, per enum nic_capture_queue */
 	_Atomic(struct nic_pipe *) root;
 	_Atomic int32_t manager; /* switch representor: the manager whose root it uses, or -1 */
 	uint32_t trace_pid;	 /* FLOWDPA_TRACE row of this port's bursts */
@@ -481,7 +496,7 @@ void nic_trace_port_counters(uint16_t port_id, bool force);
 
 /* Counts of one burst for the port it arrived on, added once per burst. */
 struct nic_port_delta {
-	uint64_t rx_pkts, rx_bytes, rx_errors, drops, host;
+	uint64_t rx_pkts, rx_bytes, rx_errors, drops, host, kernel;
 	uint32_t drop[NIC_DROP_NR_REASONS]; /* drops by reason (their sum is drops) */
 };
 
@@ -511,7 +526,7 @@ void nic_port_account_tx(uint32_t port_id, uint64_t pkts, uint64_t bytes);
  * WARNING at the first, then at most one a second per pair of ports (port.c). */
 void nic_port_note_down_drops(uint16_t in_port, uint16_t to_port, uint32_t n);
 /* TX pcap sink of a port (traffic.c opens it, port.c writes it under the port lock). */
-void nic_port_set_dumper(uint16_t port_id, void *dumper);
+void nic_port_set_dumper(uint16_t port_id, enum nic_capture_queue q, void *dumper);
 
 /* Traffic (traffic.c): the port's root pipe appeared, and port teardown. */
 void nic_traffic_root_set(uint16_t port_id);

@@ -156,9 +156,7 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 		uint32_t nb = pow2_at_least(p->nr_entries > (1u << 29) ? p->nr_entries : p->nr_entries * 4);
 		p->bucket_mask = nb - 1;
 		p->slots = nic_lazy_alloc((size_t)nb * sizeof(*p->slots));
-		/* Slack over nr_entries: a removed entry keeps its slot until it is freed, while
-		 * an add on another queue may already count on its place. */
-		uint64_t nslots = (uint64_t)p->nr_entries + p->nr_entries / 8 + 64;
+		uint64_t nslots = nic_basic_slots(attr->max_entries > p->nr_entries ? attr->max_entries : p->nr_entries);
 		table_ok = p->slots && nic_pool_create(p, nslots > UINT32_MAX ? UINT32_MAX : (uint32_t)nslots) ==
 					       DOCA_SUCCESS;
 	} else if (p->type == NIC_PIPE_HASH) {

@@ -1,6 +1,7 @@
 /*
  * port.c - NIC ports: started state, root pipe, statistics, and the capture rings of
- * what leaves a port (TX) or reaches its host queue (HOST), plus the TX pcap sink.
+ * what leaves a port (TX), reaches its host queue (HOST) or its kernel target
+ * (KERNEL), plus the TX pcap sink.
  * The packet path reads nic_port_hot[] only; statistics are added once per burst.
  */
 #include <pcap/pcap.h>
@@ -25,9 +26,9 @@ struct capture_ring {
 
 struct port_cold {
 	pthread_mutex_t lock; /* rings, dumper, start/stop */
-	struct capture_ring ring[2];
-	pcap_dumper_t *dumper;
-	_Atomic uint64_t rx_pkts, rx_bytes, rx_errors, tx_pkts, tx_bytes, host, drops, overflow;
+	struct capture_ring ring[3]; /* per enum nic_capture_queue */
+	pcap_dumper_t *dumper[3]; /* per enum nic_capture_queue: FLOWDPA_PORTn_TX, _KERNEL */
+	_Atomic uint64_t rx_pkts, rx_bytes, rx_errors, tx_pkts, tx_bytes, host, kernel, drops, overflow;
 	_Atomic uint64_t drop[NIC_DROP_NR_REASONS];
 	/* nic_port_note_down_drops, per destination port: when the next line may be logged,
 	 * the drops not logged yet. */
@@ -70,9 +71,11 @@ static doca_error_t ring_resize(struct capture_ring *r, uint32_t depth)
 static void update_capture_on(uint16_t id)
 {
 	struct port_cold *c = &ports[id];
-	atomic_store_explicit(&nic_port_hot[id].capture_on[NIC_CAPTURE_TX], c->ring[0].depth > 0 || c->dumper,
+	atomic_store_explicit(&nic_port_hot[id].capture_on[NIC_CAPTURE_TX], c->ring[0].depth > 0 || c->dumper[0],
 			      memory_order_release);
 	atomic_store_explicit(&nic_port_hot[id].capture_on[NIC_CAPTURE_HOST], c->ring[1].depth > 0,
+			      memory_order_release);
+	atomic_store_explicit(&nic_port_hot[id].capture_on[NIC_CAPTURE_KERNEL], c->ring[2].depth > 0 || c->dumper[2],
 			      memory_order_release);
 }
 
@@ -99,6 +102,7 @@ doca_error_t nic_port_start(uint16_t id)
 	atomic_store(&c->tx_pkts, 0);
 	atomic_store(&c->tx_bytes, 0);
 	atomic_store(&c->host, 0);
+	atomic_store(&c->kernel, 0);
 	atomic_store(&c->drops, 0);
 	atomic_store(&c->overflow, 0);
 	for (int r = 0; r < NIC_DROP_NR_REASONS; r++)
@@ -110,8 +114,11 @@ doca_error_t nic_port_start(uint16_t id)
 	doca_error_t err = ring_resize(&c->ring[0], CAPTURE_DEFAULT_DEPTH);
 	if (err == DOCA_SUCCESS)
 		err = ring_resize(&c->ring[1], CAPTURE_DEFAULT_DEPTH);
+	if (err == DOCA_SUCCESS)
+		err = ring_resize(&c->ring[2], CAPTURE_DEFAULT_DEPTH);
 	if (err != DOCA_SUCCESS) {
 		ring_resize(&c->ring[0], 0);
+		ring_resize(&c->ring[1], 0);
 		pthread_mutex_unlock(&c->lock);
 		CORE_LOG_ERR("port %u: out of memory (capture rings of %u frames)", id, CAPTURE_DEFAULT_DEPTH);
 		return err;
@@ -142,23 +149,27 @@ doca_error_t nic_port_stop(uint16_t id)
 	atomic_store_explicit(&nic_port_hot[id].started, false, memory_order_release);
 	atomic_store_explicit(&nic_port_hot[id].capture_on[0], false, memory_order_release);
 	atomic_store_explicit(&nic_port_hot[id].capture_on[1], false, memory_order_release);
+	atomic_store_explicit(&nic_port_hot[id].capture_on[2], false, memory_order_release);
 	nic_dp_synchronize();
 	pthread_mutex_lock(&c->lock);
 	ring_resize(&c->ring[0], 0);
 	ring_resize(&c->ring[1], 0);
+	ring_resize(&c->ring[2], 0);
 	doca_error_t rc = DOCA_SUCCESS;
 
-	if (c->dumper) {
-		/* The one place the TX capture is completed. A full disk shows here (a failed
+	for (int q = NIC_CAPTURE_TX; q <= NIC_CAPTURE_KERNEL; q++) {
+		if (c->dumper[q] == NULL)
+			continue;
+		/* The one place a pcap capture is completed. A full disk shows here (a failed
 		 * write during traffic leaves the stream's error flag set); the capture would
 		 * silently lack its tail otherwise. */
-		if (pcap_dump_flush(c->dumper) != 0 || ferror(pcap_dump_file(c->dumper))) {
-			CORE_LOG_ERR("port %u: writing the FLOWDPA_PORT%u_TX capture failed: the file is incomplete", id,
-				     id);
+		if (pcap_dump_flush(c->dumper[q]) != 0 || ferror(pcap_dump_file(c->dumper[q]))) {
+			CORE_LOG_ERR("port %u: writing the FLOWDPA_PORT%u_%s capture failed: the file is incomplete", id,
+				     id, q == NIC_CAPTURE_TX ? "TX" : "KERNEL");
 			rc = DOCA_ERROR_IO_FAILED;
 		}
-		pcap_dump_close(c->dumper);
-		c->dumper = NULL;
+		pcap_dump_close(c->dumper[q]);
+		c->dumper[q] = NULL;
 	}
 	pthread_mutex_unlock(&c->lock);
 	return rc;
@@ -200,6 +211,7 @@ doca_error_t nic_port_stats_get(uint16_t id, struct nic_port_stats *s)
 	s->tx_pkts = atomic_load(&c->tx_pkts);
 	s->tx_bytes = atomic_load(&c->tx_bytes);
 	s->host_pkts = atomic_load(&c->host);
+	s->kernel_pkts = atomic_load(&c->kernel);
 	s->drops = atomic_load(&c->drops);
 	s->capture_overflow = atomic_load(&c->overflow);
 	for (int r = 0; r < NIC_DROP_NR_REASONS; r++)
@@ -246,6 +258,8 @@ void nic_port_account(uint16_t id, const struct nic_port_delta *d)
 	}
 	if (d->host)
 		atomic_fetch_add_explicit(&c->host, d->host, memory_order_relaxed);
+	if (d->kernel)
+		atomic_fetch_add_explicit(&c->kernel, d->kernel, memory_order_relaxed);
 }
 
 void nic_port_account_tx(uint32_t id, uint64_t pkts, uint64_t bytes)
@@ -291,24 +305,24 @@ void nic_port_capture_slow(uint16_t id, enum nic_capture_queue q, const uint8_t 
 			r->count++;
 		}
 	}
-	if (q == NIC_CAPTURE_TX && c->dumper) {
+	if (c->dumper[q]) {
 		struct pcap_pkthdr h;
 		gettimeofday(&h.ts, NULL);
 		h.caplen = h.len = len;
-		pcap_dump((u_char *)c->dumper, &h, data);
+		pcap_dump((u_char *)c->dumper[q], &h, data);
 	}
 	pthread_mutex_unlock(&c->lock);
 }
 
 doca_error_t nic_capture_set_depth(uint16_t id, enum nic_capture_queue q, uint32_t depth)
 {
-	if (id >= NIC_MAX_PORTS || (q != NIC_CAPTURE_TX && q != NIC_CAPTURE_HOST))
+	if (id >= NIC_MAX_PORTS || (unsigned)q > NIC_CAPTURE_KERNEL)
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!nic_port_started(id))
 		return DOCA_ERROR_BAD_STATE;
 	struct port_cold *c = &ports[id];
 	/* Turn capture off first so no burst writes into the ring being replaced. */
-	atomic_store_explicit(&nic_port_hot[id].capture_on[q], q == NIC_CAPTURE_TX && c->dumper,
+	atomic_store_explicit(&nic_port_hot[id].capture_on[q], c->dumper[q] != NULL,
 			      memory_order_release);
 	pthread_mutex_lock(&c->lock);
 	doca_error_t err = ring_resize(&c->ring[q], depth);
@@ -319,7 +333,7 @@ doca_error_t nic_capture_set_depth(uint16_t id, enum nic_capture_queue q, uint32
 
 doca_error_t nic_capture_pop(uint16_t id, enum nic_capture_queue q, uint8_t *buf, uint32_t cap, uint32_t *len)
 {
-	if (id >= NIC_MAX_PORTS || (q != NIC_CAPTURE_TX && q != NIC_CAPTURE_HOST) || len == NULL ||
+	if (id >= NIC_MAX_PORTS || (unsigned)q > NIC_CAPTURE_KERNEL || len == NULL ||
 	    (buf == NULL && cap))
 		return DOCA_ERROR_INVALID_VALUE;
 	struct port_cold *c = &ports[id];
@@ -340,7 +354,7 @@ doca_error_t nic_capture_pop(uint16_t id, enum nic_capture_queue q, uint8_t *buf
 
 uint32_t nic_capture_count(uint16_t id, enum nic_capture_queue q)
 {
-	if (id >= NIC_MAX_PORTS || (q != NIC_CAPTURE_TX && q != NIC_CAPTURE_HOST))
+	if (id >= NIC_MAX_PORTS || (unsigned)q > NIC_CAPTURE_KERNEL)
 		return 0;
 	pthread_mutex_lock(&ports[id].lock);
 	uint32_t n = ports[id].ring[q].count;
@@ -348,10 +362,10 @@ uint32_t nic_capture_count(uint16_t id, enum nic_capture_queue q)
 	return n;
 }
 
-void nic_port_set_dumper(uint16_t id, void *dumper)
+void nic_port_set_dumper(uint16_t id, enum nic_capture_queue q, void *dumper)
 {
 	pthread_mutex_lock(&ports[id].lock);
-	ports[id].dumper = dumper;
+	ports[id].dumper[q] = dumper;
 	update_capture_on(id);
 	pthread_mutex_unlock(&ports[id].lock);
 }

@@ -39,6 +39,7 @@ struct source {
 	bool stop, kicked, root_seen, done;
 	uint64_t root_ns;
 	pcap_t *sink_dead;
+	pcap_t *ksink_dead; /* FLOWDPA_PORTn_KERNEL's */
 	/* Frames played by this attach, and to play (every loop): what a stop reports. */
 	_Atomic uint64_t played;
 	uint64_t total;
@@ -428,23 +429,38 @@ doca_error_t nic_traffic_attach(uint16_t port, nic_traffic_unprocessed_fn unproc
 		return core_config_status();
 	struct source *s = &sources[port];
 	doca_error_t err = DOCA_SUCCESS;
+	pcap_dumper_t *tx_dumper = NULL;
 	pthread_mutex_lock(&lock);
 	session = true; /* a port started: the never-started ones are reported at shutdown */
 	pthread_mutex_unlock(&lock);
 
-	const struct core_traffic_sink *tx = &cfg->port_tx[port];
-	if (tx->kind == CORE_TRAFFIC_PCAP) {
+	/* TX, then the kernel target's sink; a failure leaves neither open. */
+	for (int k = 0; k < 2; k++) {
+		const struct core_traffic_sink *sink = k == 0 ? &cfg->port_tx[port] : &cfg->port_kernel[port];
+		if (sink->kind != CORE_TRAFFIC_PCAP)
+			continue;
 		pcap_t *dead = pcap_open_dead(DLT_EN10MB, 65535);
-		pcap_dumper_t *d = dead ? pcap_dump_open(dead, tx->path) : NULL;
+		pcap_dumper_t *d = dead ? pcap_dump_open(dead, sink->path) : NULL;
 		if (d == NULL) {
-			CORE_LOG_ERR("FLOWDPA_PORT%u_TX: cannot write pcap '%s': %s", port, tx->path,
-				     dead ? pcap_geterr(dead) : "out of memory");
+			CORE_LOG_ERR("FLOWDPA_PORT%u_%s: cannot write pcap '%s': %s", port, k == 0 ? "TX" : "KERNEL",
+				     sink->path, dead ? pcap_geterr(dead) : "out of memory");
 			if (dead)
 				pcap_close(dead);
+			if (k == 1 && s->sink_dead) {
+				nic_port_set_dumper(port, NIC_CAPTURE_TX, NULL);
+				pcap_dump_close(tx_dumper);
+				pcap_close(s->sink_dead);
+				s->sink_dead = NULL;
+			}
 			return DOCA_ERROR_IO_FAILED;
 		}
-		s->sink_dead = dead;
-		nic_port_set_dumper(port, d);
+		if (k == 0) {
+			s->sink_dead = dead;
+			tx_dumper = d;
+		} else {
+			s->ksink_dead = dead;
+		}
+		nic_port_set_dumper(port, k == 0 ? NIC_CAPTURE_TX : NIC_CAPTURE_KERNEL, d);
 	}
 
 	const struct core_traffic_src *rx = &cfg->port_rx[port];
@@ -595,6 +611,10 @@ void nic_traffic_detach(uint16_t port)
 	if (s->sink_dead) {
 		pcap_close(s->sink_dead);
 		s->sink_dead = NULL;
+	}
+	if (s->ksink_dead) {
+		pcap_close(s->ksink_dead);
+		s->ksink_dead = NULL;
 	}
 }
 

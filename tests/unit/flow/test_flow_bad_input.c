@@ -325,14 +325,15 @@ static void test_update_miss(void **state)
 	assert_int_equal(ft_miss_pkts(p), 3);
 }
 
-/* docs/flow.md, Forwarding and miss: a TARGET fwd (miss included) is NOT_SUPPORTED. */
+/* docs/flow.md, Targets: a TARGET fwd (miss included) without a target from
+ * doca_flow_get_target is INVALID_VALUE. */
 static void test_update_miss_target(void **state)
 {
 	(void)state;
 	struct doca_flow_fwd to1 = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
 	struct doca_flow_fwd target = {.type = DOCA_FLOW_FWD_TARGET};
 	struct doca_flow_pipe *p = basic_pipe("root", true, &to1, NULL);
-	EXPECT_REFUSED(DOCA_ERROR_NOT_SUPPORTED, "doca_flow_pipe_update_miss", doca_flow_pipe_update_miss(p, &target));
+	EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, "doca_flow_pipe_update_miss", doca_flow_pipe_update_miss(p, &target));
 	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 99), DOCA_SUCCESS);
 	assert_int_equal(flowdpa_host_capture_count(0), 1);
 	assert_int_equal(ft_miss_pkts(p), 1);
