@@ -452,8 +452,17 @@ int main(int argc, char **argv)
 		printf("\n%s%s\n", kind_name[k], k == BENCH_PINGPONG || k == BENCH_LAUNCH_1 ? " (rounds alternate)" : "");
 		if (k == BENCH_LAUNCH_N)
 			printf("  (N = %u)\n", threads);
-		for (size_t r = 0; r < runs; r++)
+		double lo = rounds[k][0].median_us, hi = lo, plo = rounds[k][0].p99_us, phi = plo;
+
+		for (size_t r = 0; r < runs; r++) {
 			print_round(r, &rounds[k][r]);
+			lo = rounds[k][r].median_us < lo ? rounds[k][r].median_us : lo;
+			hi = rounds[k][r].median_us > hi ? rounds[k][r].median_us : hi;
+			plo = rounds[k][r].p99_us < plo ? rounds[k][r].p99_us : plo;
+			phi = rounds[k][r].p99_us > phi ? rounds[k][r].p99_us : phi;
+		}
+		/* bench/summarize.py (make bench) reads this line. */
+		printf("  over %zu runs: median %.2f..%.2f us, p99 %.2f..%.2f us\n", runs, lo, hi, plo, phi);
 		s[k] = summarize(rounds[k], runs);
 	}
 	printf("\nsummary (median over %zu rounds of %zu operations each; cs = voluntary context switches of all "
