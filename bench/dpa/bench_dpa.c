@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -384,7 +385,21 @@ int main(int argc, char **argv)
 		load[0] = -1;
 	printf("\nparameters: iterations=%zu runs=%zu warmup=%zu threads=%u (FLOWDPA_DEVICES=%s)\n", iters, runs,
 	       warmup, threads, getenv("FLOWDPA_DEVICES") ? getenv("FLOWDPA_DEVICES") : "default");
-	printf("machine: %ld online CPUs, load average %.2f at start\n", ncpu, load[0]);
+	char model[128] = "unknown", line[256];
+	struct utsname un;
+	FILE *cpuinfo = fopen("/proc/cpuinfo", "r");
+
+	while (cpuinfo != NULL && fgets(line, sizeof(line), cpuinfo) != NULL)
+		if (strncmp(line, "model name", 10) == 0 && strchr(line, ':') != NULL) {
+			snprintf(model, sizeof(model), "%s", strchr(line, ':') + 2);
+			model[strcspn(model, "\n")] = '\0';
+			break;
+		}
+	if (cpuinfo != NULL)
+		fclose(cpuinfo);
+	if (uname(&un) != 0)
+		snprintf(un.release, sizeof(un.release), "unknown");
+	printf("machine: %s, %ld online CPUs, Linux %s, load average %.2f at start\n", model, ncpu, un.release, load[0]);
 	futex_counter_open(); /* before any thread exists: inherited by every thread made later */
 	if (futex_fd < 0)
 		printf("futex calls: not counted (%s); run under `strace -f -c -e trace=futex` instead\n", futex_why);
