@@ -57,13 +57,13 @@ bool dpa_htab_unpublish(struct dpa_htab *tab, uint32_t slot, unsigned int timeou
 	uint64_t deadline = dpa_now_us() + (uint64_t)timeout_ms * 1000u;
 
 	for (;;) {
-		uint32_t snap = dpa_wait_snapshot();
+		struct dpa_wake_snap snap = dpa_wake_snapshot(&tab->wake);
 
 		if (atomic_load(&tab->users[slot]) == 0)
 			return true;
 		if (dpa_now_us() >= deadline)
 			break;
-		dpa_wait_seq(snap, 1000);
+		dpa_wake_wait(&tab->wake, snap, 1000);
 	}
 	/* Decide under the lock: a publish takes a slot only under it, and only once the
 	 * slot has no users. Still used here, so nobody took it: restoring the object and
@@ -92,7 +92,7 @@ void *dpa_htab_get(struct dpa_htab *tab, uint64_t handle, uint32_t *slot_out)
 
 	if (obj == NULL || (atomic_load(&tab->gen[slot]) & HTAB_GEN_MASK) != gen) {
 		atomic_fetch_sub(&tab->users[slot], 1);
-		dpa_wake_all();
+		dpa_wake(&tab->wake); /* an unpublish may be waiting for this count */
 		return NULL;
 	}
 	struct dpa_exec *x = dpa_exec_current;
@@ -112,5 +112,5 @@ void dpa_htab_put(struct dpa_htab *tab, uint32_t slot)
 	atomic_fetch_sub(&tab->users[slot], 1);
 	/* An unpublish may be waiting for this count (the slot is empty then). */
 	if (atomic_load(&tab->slots[slot]) == NULL)
-		dpa_wake_all();
+		dpa_wake(&tab->wake);
 }

@@ -110,6 +110,31 @@ void dpa_asan_unpoison(uintptr_t addr, size_t size);
 void dpa_asan_heap_register(struct dpa_heap *heap);
 void dpa_asan_heap_unregister(struct dpa_heap *heap);
 
+/* ------------------------------------------------------------ wake words (dpa_wake.c) */
+
+/* One thing threads wait for: a futex sequence, and how many sleep on it right now. */
+struct dpa_wake {
+	atomic_uint seq;
+	atomic_uint sleepers;
+};
+
+/* What a sleeper saw before re-checking its condition (its word's and the broadcast's). */
+struct dpa_wake_snap {
+	uint32_t seq, bcast;
+};
+
+/* Snapshot for dpa_wake_wait; taken before re-checking the condition waited for. */
+struct dpa_wake_snap dpa_wake_snapshot(struct dpa_wake *w);
+/* The condition behind w changed: wake its sleepers (no syscall when none sleeps). */
+void dpa_wake(struct dpa_wake *w);
+/* Sleep until w is woken or a broadcast happens after snap, or timeout_us passes (0: none). */
+void dpa_wake_wait(struct dpa_wake *w, struct dpa_wake_snap snap, uint64_t timeout_us);
+/* Wake every sleeper on every word: for conditions any waiter checks (cancel, destroy, stop). */
+void dpa_wake_all(void);
+/* The launch dispatchers' word: a launch was queued, a queued launch's wait event or a
+ * DPA thread it needs changed, or a stop/destroy changed what may start. */
+extern struct dpa_wake dpa_dispatch_wake;
+
 /* ------------------------------------------------------------ process and context */
 
 #define DPA_MAGIC 0x646f63615f647061ULL	    /* "doca_dpa" */
@@ -168,6 +193,7 @@ struct doca_dpa {
 	atomic_uint nextensions;
 	atomic_uint users;	  /* sync events that name this context */
 	atomic_uint thread_users; /* DPA threads, notification completions, affinities */
+	struct dpa_wake drain;	  /* a launch completed or was cancelled (stop/destroy wait for it) */
 
 	pthread_mutex_t lock; /* state changes, launch pool, pending queue, workers, RPC count */
 	struct dpa_launch *launch_pool;
@@ -301,13 +327,6 @@ static inline struct doca_dpa *dpa_base(struct doca_dpa *dpa)
 
 /* ------------------------------------------------------------ sync events (dpa_sync_event.c) */
 
-/* Global wake-up sequence: bumped by every event update, launch and worker release. */
-void dpa_wake_all(void);
-/* Snapshot for dpa_wait_seq; read before re-checking a condition. */
-uint32_t dpa_wait_snapshot(void);
-/* Sleep until the sequence moves from snap or timeout_us passes (0 = no timeout). */
-void dpa_wait_seq(uint32_t snap, uint64_t timeout_us);
-
 /* Value of a started event (for launch eligibility), and completion updates. */
 bool dpa_sync_event_usable(const struct doca_sync_event *event);
 uint64_t dpa_sync_event_value(const struct doca_sync_event *event);
@@ -315,10 +334,11 @@ void dpa_sync_event_complete(struct doca_sync_event *event, bool add, uint64_t v
 /*
  * A launch names the event as wait or completion event: destroy refuses it (IN_USE)
  * until the launch drops it (wait: when it starts or is cancelled; completion: after
- * signalling, or when cancelled or faulted). NULL is accepted and ignored.
+ * signalling, or when cancelled or faulted). NULL is accepted and ignored. wait: the
+ * launch's wait event, not started yet: its updates then also wake the dispatchers.
  */
-void dpa_sync_event_launch_ref(struct doca_sync_event *event);
-void dpa_sync_event_launch_unref(struct doca_sync_event *event);
+void dpa_sync_event_launch_ref(struct doca_sync_event *event, bool wait);
+void dpa_sync_event_launch_unref(struct doca_sync_event *event, bool wait);
 /* Signal a launch's completion event (as dpa_sync_event_complete) and drop its reference. */
 void dpa_sync_event_launch_signal(struct doca_sync_event *event, bool add, uint64_t value);
 
@@ -332,6 +352,7 @@ struct dpa_htab {
 	_Atomic(void *) *slots;
 	atomic_uint *users; /* lookups holding the slot */
 	atomic_uint *gen;
+	struct dpa_wake wake; /* a lookup let go of an unpublished slot */
 };
 
 /* A table of n slots in static storage (lookups may race with unpublish: never freed). */
@@ -340,7 +361,7 @@ struct dpa_htab {
 	static atomic_uint name##_users[n];                                                    \
 	static atomic_uint name##_gen[n];                                                      \
 	static struct dpa_htab name = {(tag_value), (n), PTHREAD_MUTEX_INITIALIZER, 0, name##_slots, \
-				       name##_users, name##_gen}
+				       name##_users, name##_gen, {0, 0}}
 
 /* Put obj in a free slot; false when the table is full. */
 bool dpa_htab_publish(struct dpa_htab *tab, void *obj, uint32_t *slot, uint64_t *handle);

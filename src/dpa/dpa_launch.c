@@ -140,28 +140,39 @@ static void trace_instance(struct doca_dpa *dpa, const struct dpa_exec *x, uint6
 
 /* ------------------------------------------------------------ DPA threads */
 
-/*
- * All instances returned: release the record, then signal and drop the completion
- * event (the event is the last touch: once dropped, it may be destroyed).
- */
-static void launch_complete(struct doca_dpa *dpa, struct dpa_launch *l)
-{
-	struct doca_sync_event *comp = l->comp_event;
-	bool signal = !atomic_load(&l->faulted);
-	uint64_t count = l->comp_count;
-	bool add = l->add;
+/* What the last instance of a launch signals once the record is released. */
+struct launch_end {
+	struct doca_sync_event *comp;
+	bool signal, add;
+	uint64_t count;
+};
 
-	pthread_mutex_lock(&dpa->lock);
+/*
+ * The last instance returned: release the record (lock held), keeping what is to be
+ * signalled. The caller signals after unlocking (launch_signal).
+ */
+static struct launch_end launch_release(struct doca_dpa *dpa, struct dpa_launch *l)
+{
+	struct launch_end e = {l->comp_event, !atomic_load(&l->faulted), l->add, l->comp_count};
+
 	l->next = dpa->free_launches;
 	dpa->free_launches = l;
 	dpa->inflight--;
-	pthread_mutex_unlock(&dpa->lock);
-	if (comp && signal) {
-		dpa_sync_event_launch_signal(comp, add, count); /* wakes waiters */
-	} else {
-		dpa_sync_event_launch_unref(comp);
-		dpa_wake_all(); /* stop/destroy may wait for inflight to drop */
-	}
+	return e;
+}
+
+/*
+ * Signal and drop the completion event (the event is the last touch of it: once
+ * dropped, it may be destroyed), then tell stop/destroy that inflight dropped. dpa is
+ * still valid: a stop frees it only after joining the DPA thread that calls this.
+ */
+static void launch_signal(struct doca_dpa *dpa, const struct launch_end *e)
+{
+	if (e->comp && e->signal)
+		dpa_sync_event_launch_signal(e->comp, e->add, e->count); /* wakes its waiters */
+	else
+		dpa_sync_event_launch_unref(e->comp, false);
+	dpa_wake(&dpa->drain);
 }
 
 static void *worker_main(void *arg)
@@ -218,15 +229,26 @@ static void *worker_main(void *arg)
 			trace_instance(dpa, x, t0);
 		atomic_fetch_add_explicit(&dpa->nr_instances, 1, memory_order_relaxed);
 		/* Idle again before the completion is signalled: a host that launches again
-		 * right after its wait finds this thread available. */
+		 * right after its wait finds this thread available. One locked section for
+		 * both: the last instance also releases the record there. */
+		struct launch_end e = {0};
+
 		pthread_mutex_lock(&dpa->lock);
 		w->job = NULL;
 		w->next_idle = dpa->idle;
 		dpa->idle = w;
 		dpa->nidle++;
+		bool last = atomic_fetch_sub(&l->remaining, 1) == 1;
+
+		if (last)
+			e = launch_release(dpa, l);
+		bool queued = dpa->queued != 0; /* a queued launch may need this DPA thread */
+
 		pthread_mutex_unlock(&dpa->lock);
-		if (atomic_fetch_sub(&l->remaining, 1) == 1)
-			launch_complete(dpa, l);
+		if (queued)
+			dpa_wake(&dpa_dispatch_wake);
+		if (last)
+			launch_signal(dpa, &e);
 	}
 	ss.ss_flags = SS_DISABLE;
 	sigaltstack(&ss, NULL);
@@ -302,7 +324,7 @@ static bool launch_try_start(struct doca_dpa *dpa, struct dpa_launch *l, struct 
 		return false;
 	atomic_store(&l->remaining, l->num_threads);
 	/* Started: the wait event is not read again, so it may be destroyed now. */
-	dpa_sync_event_launch_unref(l->wait_event);
+	dpa_sync_event_launch_unref(l->wait_event, true);
 	l->wait_event = NULL;
 	for (unsigned int rank = 0; rank < l->num_threads; rank++) {
 		struct dpa_worker *w = dpa->idle;
@@ -341,8 +363,8 @@ static void pending_cancel(struct doca_dpa *dpa)
 		CORE_LOG_ERR("DPA context %u destroyed: launch of kernel %s (%u threads) cancelled, it was still "
 			     "waiting for its wait event to reach %" PRIu64,
 			     dpa->id, l->entry->name, l->num_threads, l->wait_threshold);
-		dpa_sync_event_launch_unref(l->wait_event);
-		dpa_sync_event_launch_unref(l->comp_event);
+		dpa_sync_event_launch_unref(l->wait_event, true);
+		dpa_sync_event_launch_unref(l->comp_event, false);
 		l->next = dpa->free_launches;
 		dpa->free_launches = l;
 		dpa->inflight--;
@@ -397,7 +419,7 @@ static void *dispatcher_main(void *arg)
 	snprintf(name, sizeof(name), "DPA %u launch dispatcher", dpa->id);
 	core_thread_name(dpa->caps->index + 1, name, "dpa:dispatch");
 	for (;;) {
-		uint32_t snap = dpa_wait_snapshot();
+		struct dpa_wake_snap snap = dpa_wake_snapshot(&dpa_dispatch_wake);
 
 		pthread_mutex_lock(&dpa->lock);
 		if (dpa->stopping) {
@@ -418,7 +440,8 @@ static void *dispatcher_main(void *arg)
 			post_workers(to_post);
 			continue; /* more may have become eligible meanwhile */
 		}
-		dpa_wait_seq(snap, waiting ? DPA_DISPATCH_POLL_US : 0);
+		/* Bounded while launches wait: a set_addr wait event changes by plain stores. */
+		dpa_wake_wait(&dpa_dispatch_wake, snap, waiting ? DPA_DISPATCH_POLL_US : 0);
 	}
 	return NULL;
 }
@@ -472,7 +495,7 @@ static bool wait_idle(struct doca_dpa *dpa, unsigned int timeout_ms, bool runnin
 	uint64_t deadline = dpa_now_us() + (uint64_t)timeout_ms * 1000u;
 
 	for (;;) {
-		uint32_t snap = dpa_wait_snapshot();
+		struct dpa_wake_snap snap = dpa_wake_snapshot(&dpa->drain);
 
 		pthread_mutex_lock(&dpa->lock);
 		unsigned int n = dpa->inflight - (running_only ? dpa->queued : 0);
@@ -482,7 +505,7 @@ static bool wait_idle(struct doca_dpa *dpa, unsigned int timeout_ms, bool runnin
 			return true;
 		if (dpa_now_us() >= deadline)
 			return false;
-		dpa_wait_seq(snap, 10000);
+		dpa_wake_wait(&dpa->drain, snap, 10000);
 	}
 }
 
@@ -681,8 +704,8 @@ static doca_error_t launch_va_traced(bool add, unsigned int nargs, struct doca_d
 	l->num_threads = num_threads;
 	l->add = add;
 	/* Held until the launch no longer needs them: destroying them meanwhile is IN_USE. */
-	dpa_sync_event_launch_ref(wait_event);
-	dpa_sync_event_launch_ref(comp_event);
+	dpa_sync_event_launch_ref(wait_event, true);
+	dpa_sync_event_launch_ref(comp_event, false);
 	atomic_store(&l->faulted, false);
 	e->pack(l->args, ap); /* arguments captured now, with their declared types */
 	dpa->inflight++;
@@ -703,7 +726,7 @@ static doca_error_t launch_va_traced(bool add, unsigned int nargs, struct doca_d
 	dpa->pending_tail = l;
 	dpa->queued++;
 	pthread_mutex_unlock(&dpa->lock);
-	dpa_wake_all();
+	dpa_wake(&dpa_dispatch_wake);
 	return DOCA_SUCCESS;
 }
 

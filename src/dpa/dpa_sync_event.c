@@ -1,25 +1,21 @@
 /*
- * dpa_sync_event.c - DOCA sync events for host and device code, and the process-wide
- * wake-up sequence every waiter in src/dpa sleeps on.
+ * dpa_sync_event.c - DOCA sync events for host and device code.
  *
  * An event is one 64-bit atomic (inside the event, or user memory via set_addr). Waiters
- * spin briefly, then sleep on a futex over a global sequence number that every update
- * bumps: one mechanism serves host waits, device waits and the launch dispatcher, and an
- * update costs one atomic increment plus a wake only when someone sleeps.
+ * spin briefly, then sleep on the event's own wake word (dpa_wake.c), so an update wakes
+ * only the threads waiting for this event, and enters the kernel only when one sleeps.
+ * While a launch not yet started waits for the event, its updates also wake the launch
+ * dispatchers (gates).
  *
  * Device handles index a handle table (dpa_handle.c), so a stale or forged handle is
  * detected and reported instead of being dereferenced. Launches that name an event hold
  * it (launch_refs): destroying it under them is refused rather than freeing memory the
  * dispatcher or a DPA thread is about to read or write.
  */
-#include <limits.h>
-#include <linux/futex.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <doca_dpa_dev_sync_event.h>
 
@@ -33,7 +29,20 @@ DOCA_LOG_REGISTER(DPA::SYNC_EVENT);
 /* How long destroy waits for device calls using the event (they leave at once normally). */
 #define SE_DESTROY_WAIT_MS 2000u
 #define SE_MAX_DPAS 8u
-#define SE_SPIN 2000
+/*
+ * A wait spins this long before it sleeps: about one futex call's cost, so an update
+ * already on its way is caught without a syscall, while a wait that has to sleep burns
+ * little CPU (2 shared cores: a long spin would hold off the thread it waits for).
+ */
+#define SE_SPIN_NS 1000u
+
+static uint64_t se_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 struct doca_sync_event {
 	uint64_t magic;
@@ -51,46 +60,13 @@ struct doca_sync_event {
 	 * those are signalling it right now (high 32 bits): one word, so that destroy sees
 	 * both in one load. */
 	_Atomic uint64_t launch_refs;
+	atomic_uint gates;   /* of those, launches not started that wait for it */
+	struct dpa_wake wake; /* its waiters sleep here */
 };
 
 DPA_HTAB_DEFINE(se_htab, SE_HANDLE_TAG, SE_SLOTS);
 static pthread_mutex_t se_export_lock = PTHREAD_MUTEX_INITIALIZER; /* first get_dpa_handle of an event */
 static atomic_uint se_next_id;
-
-/* ------------------------------------------------------------ wake-up sequence */
-
-static atomic_uint dpa_seq;
-static atomic_uint dpa_sleepers;
-
-uint64_t dpa_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-void dpa_wake_all(void)
-{
-	atomic_fetch_add(&dpa_seq, 1);
-	if (atomic_load(&dpa_sleepers) != 0)
-		syscall(SYS_futex, &dpa_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-}
-
-uint32_t dpa_wait_snapshot(void)
-{
-	return atomic_load(&dpa_seq);
-}
-
-void dpa_wait_seq(uint32_t snap, uint64_t timeout_us)
-{
-	struct timespec ts = {(time_t)(timeout_us / 1000000u), (long)(timeout_us % 1000000u) * 1000};
-
-	atomic_fetch_add(&dpa_sleepers, 1);
-	if (atomic_load(&dpa_seq) == snap)
-		syscall(SYS_futex, &dpa_seq, FUTEX_WAIT_PRIVATE, snap, timeout_us ? &ts : NULL, NULL, 0);
-	atomic_fetch_sub(&dpa_sleepers, 1);
-}
 
 static inline void cpu_relax(void)
 {
@@ -138,28 +114,43 @@ uint64_t dpa_sync_event_value(const struct doca_sync_event *event)
 	return atomic_load_explicit(event->value, memory_order_acquire);
 }
 
+/* The value changed: its waiters, and the dispatchers if a queued launch waits for it. */
+static void se_changed(struct doca_sync_event *event)
+{
+	dpa_wake(&event->wake);
+	if (atomic_load(&event->gates) != 0)
+		dpa_wake(&dpa_dispatch_wake);
+}
+
 void dpa_sync_event_complete(struct doca_sync_event *event, bool add, uint64_t value)
 {
 	if (add)
-		atomic_fetch_add_explicit(event->value, value, memory_order_acq_rel);
+		atomic_fetch_add(event->value, value);
 	else
-		atomic_store_explicit(event->value, value, memory_order_release);
-	dpa_wake_all();
+		atomic_store(event->value, value);
+	se_changed(event);
 }
 
 #define SE_REF_SIGNALLING (1ull << 32)
 #define SE_REF_MASK 0xffffffffull
 
-void dpa_sync_event_launch_ref(struct doca_sync_event *event)
+void dpa_sync_event_launch_ref(struct doca_sync_event *event, bool wait)
 {
-	if (event)
-		atomic_fetch_add(&event->launch_refs, 1);
+	if (event == NULL)
+		return;
+	/* Gate first: an update after the launch's eligibility check sees it (se_changed). */
+	if (wait)
+		atomic_fetch_add(&event->gates, 1);
+	atomic_fetch_add(&event->launch_refs, 1);
 }
 
-void dpa_sync_event_launch_unref(struct doca_sync_event *event)
+void dpa_sync_event_launch_unref(struct doca_sync_event *event, bool wait)
 {
-	if (event)
-		atomic_fetch_sub(&event->launch_refs, 1);
+	if (event == NULL)
+		return;
+	if (wait)
+		atomic_fetch_sub(&event->gates, 1);
+	atomic_fetch_sub(&event->launch_refs, 1);
 }
 
 void dpa_sync_event_launch_signal(struct doca_sync_event *event, bool add, uint64_t value)
@@ -387,9 +378,9 @@ doca_error_t doca_sync_event_update_add(struct doca_sync_event *event, uint64_t 
 
 	if (r != DOCA_SUCCESS)
 		return r;
-	uint64_t prev = atomic_fetch_add_explicit(event->value, value, memory_order_acq_rel);
+	uint64_t prev = atomic_fetch_add(event->value, value);
 
-	dpa_wake_all();
+	se_changed(event);
 	if (fetched)
 		*fetched = prev;
 	return DOCA_SUCCESS;
@@ -401,8 +392,8 @@ doca_error_t doca_sync_event_update_set(struct doca_sync_event *event, uint64_t 
 
 	if (r != DOCA_SUCCESS)
 		return r;
-	atomic_store_explicit(event->value, value, memory_order_release);
-	dpa_wake_all();
+	atomic_store(event->value, value);
+	se_changed(event);
 	return DOCA_SUCCESS;
 }
 
@@ -418,19 +409,25 @@ static inline bool se_done(const struct doca_sync_event *event, enum se_cmp cmp,
 enum se_wait_end { SE_WAIT_DONE, SE_WAIT_CANCEL, SE_WAIT_DESTROYED };
 
 /*
- * Blocks without allocating: spin, then sleep on the wake-up sequence (or yield). A
+ * Blocks without allocating: spin, then sleep on the event's wake word (or yield). A
  * device wait also ends when its context is being destroyed or the event is. An event
  * whose value lives at a set_addr address may change by a plain store that wakes nobody,
  * so its sleeps are bounded by the dispatcher's poll period.
  */
-static enum se_wait_end se_wait(const struct doca_sync_event *event, enum se_cmp cmp, uint64_t value, uint64_t mask,
+static enum se_wait_end se_wait(struct doca_sync_event *event, enum se_cmp cmp, uint64_t value, uint64_t mask,
 				bool yield, bool device)
 {
-	for (int i = 0; i < SE_SPIN; i++) {
-		if (se_done(event, cmp, value, mask))
-			return SE_WAIT_DONE;
-		cpu_relax();
-	}
+	if (se_done(event, cmp, value, mask))
+		return SE_WAIT_DONE;
+	uint64_t spin_end = se_now_ns() + SE_SPIN_NS;
+
+	do {
+		for (int i = 0; i < 4; i++) { /* a pause is ~50 ns here: the clock every ~0.2 us */
+			if (se_done(event, cmp, value, mask))
+				return SE_WAIT_DONE;
+			cpu_relax();
+		}
+	} while (se_now_ns() < spin_end);
 	uint64_t sleep_us = event->value == &event->own_value ? 0 : DPA_DISPATCH_POLL_US;
 
 	for (;;) {
@@ -438,16 +435,17 @@ static enum se_wait_end se_wait(const struct doca_sync_event *event, enum se_cmp
 			return SE_WAIT_DESTROYED;
 		if (device && dpa_dev_cancelled())
 			return SE_WAIT_CANCEL;
-		uint32_t snap = dpa_wait_snapshot();
+		struct dpa_wake_snap snap = dpa_wake_snapshot(&event->wake);
 
 		if (se_done(event, cmp, value, mask))
 			return SE_WAIT_DONE;
+		/* Destroy and cancel reach this sleep through dpa_wake_all. */
 		if (device && (atomic_load(&event->destroyed) || dpa_dev_cancelled()))
 			continue;
 		if (yield)
 			sched_yield();
 		else
-			dpa_wait_seq(snap, sleep_us);
+			dpa_wake_wait(&event->wake, snap, sleep_us);
 	}
 }
 

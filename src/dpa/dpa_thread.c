@@ -67,6 +67,7 @@ struct doca_dpa_thread {
 	atomic_bool runnable, finished, exited;
 	atomic_int stop; /* enum thread_halt */
 	atomic_uint triggers;
+	struct dpa_wake wake; /* the host thread sleeps here; stop/destroy wait here for it */
 	void *altstack;
 	struct dpa_exec exec;
 };
@@ -192,7 +193,7 @@ static void *thread_main(void *arg)
 	t->exec.local_storage = t->local_storage;
 	t->exec.stop = &t->stop;
 	for (;;) {
-		uint32_t snap = dpa_wait_snapshot();
+		struct dpa_wake_snap snap = dpa_wake_snapshot(&t->wake);
 
 		if (atomic_load(&t->stop) != HALT_NONE) {
 			int asked = HALT_ASKED;
@@ -204,7 +205,7 @@ static void *thread_main(void *arg)
 			continue;
 		}
 		if (!atomic_load(&t->runnable) || atomic_load(&t->finished) || atomic_load(&t->triggers) == 0) {
-			dpa_wait_seq(snap, 0);
+			dpa_wake_wait(&t->wake, snap, 0);
 			continue;
 		}
 		atomic_store(&t->triggers, 0); /* pending triggers merge into this run */
@@ -223,12 +224,12 @@ static void *thread_main(void *arg)
 		} else if (end == DPA_END_FINISH) {
 			atomic_store(&t->finished, true);
 		}
-		dpa_wake_all(); /* stop/destroy may wait for the run to end */
+		dpa_wake(&t->wake); /* stop/destroy may wait for the run to end */
 	}
 	ss.ss_flags = SS_DISABLE;
 	sigaltstack(&ss, NULL);
 	atomic_store(&t->exited, true);
-	dpa_wake_all();
+	dpa_wake(&t->wake); /* t outlives this: the stopper joins us before freeing it */
 	return NULL;
 }
 
@@ -242,9 +243,9 @@ static bool thread_halt(struct doca_dpa_thread *t, const char *func)
 	uint64_t deadline = dpa_now_us() + THREAD_STOP_WAIT_MS * 1000ull;
 
 	atomic_store(&t->stop, HALT_ASKED);
-	dpa_wake_all();
+	dpa_wake_all(); /* the host thread, and device waits in its run wherever they sleep */
 	while (!atomic_load(&t->exited)) {
-		uint32_t snap = dpa_wait_snapshot();
+		struct dpa_wake_snap snap = dpa_wake_snapshot(&t->wake);
 
 		if (atomic_load(&t->exited))
 			break;
@@ -253,7 +254,7 @@ static bool thread_halt(struct doca_dpa_thread *t, const char *func)
 
 			/* Not taken by the thread yet: take it back. Taken: it is leaving now. */
 			if (atomic_compare_exchange_strong(&t->stop, &asked, HALT_NONE)) {
-				dpa_wake_all();
+				dpa_wake(&t->wake);
 				CORE_LOG_ERR("%s: DPA thread %u (%s) of context %u is still in a run after %u ms (a "
 					     "loop that never calls the device API cannot be interrupted); not "
 					     "stopped, try again later",
@@ -262,7 +263,7 @@ static bool thread_halt(struct doca_dpa_thread *t, const char *func)
 			}
 			deadline = UINT64_MAX;
 		}
-		dpa_wait_seq(snap, 10000);
+		dpa_wake_wait(&t->wake, snap, 10000);
 	}
 	pthread_join(t->tid, NULL);
 	free(t->altstack);
@@ -488,7 +489,7 @@ doca_error_t doca_dpa_thread_run(struct doca_dpa_thread *dpa_thread)
 		return DOCA_ERROR_BAD_STATE;
 	}
 	atomic_store(&dpa_thread->runnable, true);
-	dpa_wake_all();
+	dpa_wake(&dpa_thread->wake);
 	CORE_LOG_TRC("%s: DPA thread %u", __func__, dpa_thread->id);
 	return DOCA_SUCCESS;
 }
@@ -631,15 +632,14 @@ void doca_dpa_dev_thread_notify(doca_dpa_dev_notification_completion_t comp_hand
 	uint32_t slot;
 	struct doca_dpa_notification_completion *n = dpa_htab_get(&notify_htab, comp_handle, &slot);
 
-	if (n != NULL) {
-		atomic_fetch_add(&n->thread->triggers, 1);
-		dpa_htab_put(&notify_htab, slot);
-	}
 	if (n == NULL) {
 		dpa_dev_fatal("doca_dpa_dev_thread_notify: 0x%" PRIx64 " is not the handle of a started notification "
 			      "completion",
 			      comp_handle);
 		return;
 	}
-	dpa_wake_all();
+	/* Woken while the slot is held: the thread cannot be destroyed before the put. */
+	atomic_fetch_add(&n->thread->triggers, 1);
+	dpa_wake(&n->thread->wake);
+	dpa_htab_put(&notify_htab, slot);
 }

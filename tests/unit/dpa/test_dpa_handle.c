@@ -1,42 +1,17 @@
 /*
  * test_dpa_handle.c - the handle tables behind device handles (src/dpa/dpa_handle.c),
- * compiled into this test with the wake-up primitives stubbed: publish, lookup, stale
+ * compiled into this test with the wake words (dpa_wake.c): publish, lookup, stale
  * handles after unpublish, and an unpublish that times out while a lookup still holds
  * the slot, which must give the slot back to its object under the table lock so that no
  * publish can take it (and no handle of it turns stale) in between.
  */
-#include <time.h>
-#include <unistd.h>
 
 #include "dpa/dpa_internal.h"
 
 #include "dpa_test_util.h"
 
-/* What dpa_handle.c needs from the rest of the runtime (dpa_sync_event.c, dpa_launch.c). */
+/* What dpa_handle.c needs from the rest of the runtime (dpa_launch.c). */
 __thread struct dpa_exec *dpa_exec_current __attribute__((tls_model("initial-exec")));
-
-void dpa_wake_all(void)
-{
-}
-
-uint32_t dpa_wait_snapshot(void)
-{
-	return 0;
-}
-
-void dpa_wait_seq(uint32_t snap, uint64_t timeout_us)
-{
-	(void)snap;
-	usleep(timeout_us ? (useconds_t)timeout_us : 1000);
-}
-
-uint64_t dpa_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 #define TAG 0x4200000000000000ULL
 
