@@ -68,15 +68,10 @@ static inline bool const_ok(const struct nic_pipe *pp, const struct nic_key *k)
 	return nic_key_eq_words(k, &pp->const_mask, &pp->const_val, pp->const_words, pp->nr_const_words);
 }
 
-/* The index hash of a HASH pipe (nic_hash_words, with the one-word case inline). */
+/* The index hash of a HASH pipe: the hardware's CRC over the match tag (index_hash.h). */
 static inline uint32_t index_hash(const struct nic_pipe *pp, const struct nic_key *k)
 {
-	if (pp->nr_entry_words == 1) {
-		uint32_t w = pp->entry_words[0];
-		uint64_t h = nic_mix64(0x9e3779b97f4a7c15ull ^ (k->w[w] & pp->entry_mask.w[w]) ^ ((uint64_t)w << 56));
-		return (uint32_t)(h ^ (h >> 32));
-	}
-	return nic_hash_words(k, &pp->entry_mask, pp->entry_words, pp->nr_entry_words);
+	return nic_index_hash(&pp->idx, k);
 }
 
 /* After the first word matched (match0): the entry's other words. */

@@ -142,7 +142,8 @@ bool nic_parse(const uint8_t *frame, uint32_t len, uint16_t port_id, struct nic_
  */
 void nic_parse_extras_note(const struct nic_key *mask);
 
-/* The 32-bit hash of the key under mask (the HASH map algorithm and calc_hash). */
+/* The 32-bit hash of the key under mask: the HASH map algorithm's and calc_hash's,
+ * the hardware's CRC over the match tag (src/nic/index_hash.h). */
 uint32_t nic_key_hash(const struct nic_key *key, const struct nic_key *mask);
 
 /* ------------------------------------------------------------------ forwarding */

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "index_hash.h"
 #include "nic.h"
 
 #define NIC_PIPE_MAGIC 0x6e696370u /* "nicp" */
@@ -150,6 +151,7 @@ struct nic_pipe {
 	uint8_t nr_const_words, nr_entry_words;
 	uint8_t const_words[NIC_KEY_WORDS];
 	uint8_t entry_words[NIC_KEY_WORDS];
+	struct nic_index_layout idx; /* HASH: the entry mask's dwords for the index hash */
 	bool prefetch_lookup; /* a root lookup prefetches in passes (see datapath.c) */
 	uint32_t index_mask;  /* HASH with a power-of-two nr_entries: hash % nr_entries == hash & index_mask */
 	bool has_miss_counter;

@@ -421,7 +421,7 @@ uint8_t nic_key_active_words(const struct nic_key *mask, uint8_t words[NIC_KEY_W
 
 uint32_t nic_key_hash(const struct nic_key *key, const struct nic_key *mask)
 {
-	uint8_t words[NIC_KEY_WORDS];
-	uint8_t n = nic_key_active_words(mask, words);
-	return nic_hash_words(key, mask, words, n);
+	struct nic_index_layout l;
+	nic_index_layout(mask, &l);
+	return nic_index_hash(&l, key);
 }

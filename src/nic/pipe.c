@@ -139,6 +139,8 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 	p->entry_mask = attr->entry_mask;
 	p->nr_const_words = nic_key_active_words(&p->const_mask, p->const_words);
 	p->nr_entry_words = nic_key_active_words(&p->entry_mask, p->entry_words);
+	if (p->type == NIC_PIPE_HASH)
+		nic_index_layout(&p->entry_mask, &p->idx);
 	p->has_miss_counter = attr->miss_counter;
 	p->prefetch_lookup = table_outgrows_cache(p->nr_entries);
 	if (p->type == NIC_PIPE_HASH && (p->nr_entries & (p->nr_entries - 1)) == 0)
@@ -254,7 +256,7 @@ doca_error_t nic_pipe_calc_hash(const struct nic_pipe *pipe, const struct nic_ke
 {
 	if (pipe->type != NIC_PIPE_HASH)
 		return DOCA_ERROR_INVALID_VALUE;
-	*hash = nic_hash_words(key, &pipe->entry_mask, pipe->entry_words, pipe->nr_entry_words);
+	*hash = nic_index_hash(&pipe->idx, key);
 	return DOCA_SUCCESS;
 }
 
