@@ -6,18 +6,19 @@
  * mlx5dr_crc32_calc, mlx5dr_definer_find_byte_in_tag): the hash is a CRC-32 (reflected
  * polynomial 0xedb88320, initial value 0, no final xor, the register then read as a
  * big-endian word) over the rule's match tag. In the tag the definer puts dword
- * selector i at byte 32 - 4 i of 44, the 8 byte selectors after dword selector 0, and
- * fills the selectors with the matched header dwords in header order: the first
- * matched dword is followed by 8 bytes (zero when no byte selector is used), the next
- * one sits 4 bytes before it, and so on. Because the CRC starts from 0 it is linear:
+ * selector i at byte 32 - 4 i of 44 and the 8 byte selectors after dword selector 0;
+ * the hash covers the last 32 bytes (all 44 for a jumbo tag). A lone matched dword sits
+ * in selector 0, so 8 zero bytes follow it; flowdpa puts further dwords in selectors 1,
+ * 2, ... in key order (the definer's own choice for several dwords is not reproduced,
+ * see below). Because the CRC starts from 0 it is linear:
  * leading zero bytes change nothing, and the hash is the xor of one table value per
  * key byte, the table chosen by the byte's distance from the tag's end. The index is
  * the hash's low bits (nr_entries a power of two).
  *
  * A pipe's layout (nic_index_layout) lists the key dwords its entry mask covers, in key
- * order, which is the hardware's header order for the fields it was checked with (one
- * field: NVIDIA's flow_ecmp and flow_hash_pipe samples' expected distributions); see
- * docs/differences-from-hardware.md for where the layouts may differ.
+ * order. Checked against hardware for one dword (NVIDIA's flow_ecmp and flow_hash_pipe
+ * samples' expected distributions); docs/differences-from-hardware.md says where the
+ * layouts may differ.
  */
 #ifndef FLOWDPA_NIC_INDEX_HASH_H_
 #define FLOWDPA_NIC_INDEX_HASH_H_
