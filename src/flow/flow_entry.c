@@ -268,7 +268,7 @@ doca_error_t flow_entry_pool_create(struct doca_flow_pipe *pipe)
 	CHECK(mem != MAP_FAILED, DOCA_ERROR_NO_MEMORY, "doca_flow_pipe_create: pipe '%s': no memory for %u entries",
 	      pipe->name, pipe->nr_entries);
 	/* One fault per 2 MiB of slots, not per 4 KiB, where the kernel has huge pages. */
-	if (pool_bytes(pipe) >= (4u << 20))
+	if (pool_bytes(pipe) >= (4u << 20) && pipe->type == DOCA_FLOW_PIPE_HASH)
 		(void)madvise(mem, pool_bytes(pipe), MADV_HUGEPAGE);
 	pipe->pool_mem = mem;
 	pipe->pool = mem;
