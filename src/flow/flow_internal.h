@@ -259,7 +259,9 @@ struct doca_flow_pipe {
  * the heap like other pipes' entries (flow_entry.c's struct flow_heap_entry, which adds
  * the pipe's list links). magic is also the slot's state: 0 / DEAD free, BUSY being
  * filled, MAGIC live; an add claims a free slot with one compare-exchange. One cache
- * line: an add writes a single line of the pool.
+ * line: an add writes a single line of the pool. A BASIC pipe's entries come from its
+ * pool too (pool_take: in order, then freed ones), from the heap only once nr_entries
+ * handles are in use (adds queued beyond the pipe's size, which complete with ERROR).
  */
 struct doca_flow_pipe_entry {
 	_Atomic uint32_t magic;
