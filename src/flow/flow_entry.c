@@ -268,19 +268,34 @@ doca_error_t flow_entry_pool_create(struct doca_flow_pipe *pipe)
 	CHECK(mem != MAP_FAILED, DOCA_ERROR_NO_MEMORY, "doca_flow_pipe_create: pipe '%s': no memory for %u entries",
 	      pipe->name, pipe->nr_entries);
 	/* One fault per 2 MiB of slots, not per 4 KiB, where the kernel has huge pages. */
-	if (pool_bytes(pipe) >= (4u << 20))
+	if (pool_bytes(pipe) >= (4u << 20) && pipe->type == DOCA_FLOW_PIPE_HASH)
 		(void)madvise(mem, pool_bytes(pipe), MADV_HUGEPAGE);
 	pipe->pool_mem = mem;
 	pipe->pool = mem;
+	atomic_init(&pipe->pool_used, 0);
+	atomic_init(&pipe->pool_free, NULL);
+	pthread_mutex_init(&pipe->pool_lock, NULL);
 	return DOCA_SUCCESS;
 }
 
 void flow_entry_pool_free(struct doca_flow_pipe *pipe)
 {
-	if (pipe->pool_mem)
+	if (pipe->pool_mem) {
 		munmap(pipe->pool_mem, pool_bytes(pipe));
+		pthread_mutex_destroy(&pipe->pool_lock);
+	}
 	pipe->pool_mem = NULL;
 	pipe->pool = NULL;
+}
+
+/* The pool slots that may hold an entry: all of a HASH pool, the handed-out BASIC ones. */
+static uint32_t pool_slots(const struct doca_flow_pipe *pipe)
+{
+	if (pipe->pool == NULL)
+		return 0;
+	if (pipe->type == DOCA_FLOW_PIPE_HASH)
+		return pipe->nr_entries;
+	return atomic_load_explicit(&pipe->pool_used, memory_order_acquire);
 }
 
 static bool in_pool(const struct doca_flow_pipe_entry *e)
@@ -288,6 +303,8 @@ static bool in_pool(const struct doca_flow_pipe_entry *e)
 	const struct doca_flow_pipe *p = e->pipe;
 	return p->pool && (uintptr_t)e - (uintptr_t)p->pool < (size_t)p->nr_entries * sizeof(*e);
 }
+
+static struct doca_flow_pipe_entry *slot_init(struct doca_flow_pipe_entry *e);
 
 /* The slot of a HASH index if it is free, claimed (BUSY); NULL if taken. */
 static struct doca_flow_pipe_entry *pool_claim(struct doca_flow_pipe *pipe, uint32_t index)
@@ -300,6 +317,41 @@ static struct doca_flow_pipe_entry *pool_claim(struct doca_flow_pipe *pipe, uint
 	if (!atomic_compare_exchange_strong_explicit(&e->magic, &m, FLOW_ENTRY_BUSY, memory_order_acquire,
 						     memory_order_relaxed))
 		return NULL;
+	return slot_init(e);
+}
+
+/*
+ * A BASIC slot (BUSY): a freed one if any, else the next never used; NULL when all
+ * nr_entries are in use (adds queued beyond the pipe's size, or queued before the DELs
+ * that free slots ran): those come from the heap. A fill never takes the lock: no
+ * malloc and no lock per add (they were a fifth of the insertion cost).
+ */
+static struct doca_flow_pipe_entry *pool_take(struct doca_flow_pipe *pipe)
+{
+	struct doca_flow_pipe_entry *e = NULL;
+	if (atomic_load_explicit(&pipe->pool_free, memory_order_relaxed) != NULL) {
+		pthread_mutex_lock(&pipe->pool_lock);
+		e = atomic_load_explicit(&pipe->pool_free, memory_order_relaxed);
+		if (e != NULL)
+			atomic_store_explicit(&pipe->pool_free, (struct doca_flow_pipe_entry *)(void *)e->nic,
+					      memory_order_relaxed);
+		pthread_mutex_unlock(&pipe->pool_lock);
+	}
+	if (e == NULL) {
+		uint32_t n = atomic_load_explicit(&pipe->pool_used, memory_order_relaxed);
+		do {
+			if (n >= pipe->nr_entries)
+				return NULL;
+		} while (!atomic_compare_exchange_weak_explicit(&pipe->pool_used, &n, n + 1, memory_order_release,
+								memory_order_relaxed));
+		e = &pipe->pool[n];
+	}
+	atomic_store_explicit(&e->magic, FLOW_ENTRY_BUSY, memory_order_relaxed);
+	return slot_init(e);
+}
+
+static struct doca_flow_pipe_entry *slot_init(struct doca_flow_pipe_entry *e)
+{
 	/* The slot keeps what its previous entry left: every field is set again. */
 	atomic_store_explicit(&e->ops_queued, 0, memory_order_relaxed);
 	atomic_store_explicit(&e->ops_done, 0, memory_order_relaxed);
@@ -318,7 +370,9 @@ static struct doca_flow_pipe_entry *pool_claim(struct doca_flow_pipe *pipe, uint
 /* An entry object for an add: the pool slot of a free HASH index, else the heap. */
 static struct doca_flow_pipe_entry *entry_obtain(struct doca_flow_pipe *pipe, uint32_t index)
 {
-	struct doca_flow_pipe_entry *e = pipe->pool ? pool_claim(pipe, index) : NULL;
+	struct doca_flow_pipe_entry *e = NULL;
+	if (pipe->pool)
+		e = pipe->type == DOCA_FLOW_PIPE_HASH ? pool_claim(pipe, index) : pool_take(pipe);
 	if (e == NULL) {
 		struct flow_heap_entry *h = core_calloc(1, sizeof(*h));
 		if (h == NULL)
@@ -335,6 +389,15 @@ static struct doca_flow_pipe_entry *entry_obtain(struct doca_flow_pipe *pipe, ui
 static void entry_release(struct doca_flow_pipe_entry *e)
 {
 	if (in_pool(e)) {
+		struct doca_flow_pipe *p = e->pipe;
+		if (p->type == DOCA_FLOW_PIPE_BASIC) {
+			pthread_mutex_lock(&p->pool_lock);
+			atomic_store_explicit(&e->magic, FLOW_ENTRY_DEAD, memory_order_relaxed);
+			e->nic = (struct nic_entry *)(void *)atomic_load_explicit(&p->pool_free, memory_order_relaxed);
+			atomic_store_explicit(&p->pool_free, e, memory_order_relaxed);
+			pthread_mutex_unlock(&p->pool_lock);
+			return;
+		}
 		/* Last access: from here another add may claim the slot. */
 		atomic_store_explicit(&e->magic, FLOW_ENTRY_DEAD, memory_order_release);
 		return;
@@ -376,7 +439,7 @@ void flow_entry_for_each(struct doca_flow_pipe *pipe, void (*fn)(const struct do
 {
 	for (const struct flow_heap_entry *h = pipe->entries; h; h = h->next)
 		fn(&h->e, arg);
-	for (uint32_t i = 0; pipe->pool && i < pipe->nr_entries; i++)
+	for (uint32_t i = 0, n = pool_slots(pipe); i < n; i++)
 		if (slot_live(&pipe->pool[i]))
 			fn(&pipe->pool[i], arg);
 }
@@ -396,7 +459,7 @@ void flow_entry_destroy_all(struct doca_flow_pipe *pipe)
 	/* Live pool slots (queued adds included) only hold shared-counter references; with
 	 * none live, no scan. */
 	if (pipe->pool && atomic_load_explicit(&pipe->nr_entries_live, memory_order_relaxed) != 0)
-		for (uint32_t i = 0; i < pipe->nr_entries; i++)
+		for (uint32_t i = 0, n = pool_slots(pipe); i < n; i++)
 			if (slot_live(&pipe->pool[i]))
 				shared_unref(&pipe->pool[i]);
 	flow_entry_pool_free(pipe);
@@ -582,7 +645,7 @@ doca_error_t doca_flow_pipe_basic_add_entry(uint16_t pipe_queue, struct doca_flo
 	err = entry_new(pipe, 0, action_idx, actions, monitor, fwd, usr_ctx, &a, who);
 	if (err != DOCA_SUCCESS)
 		return err;
-	err = flow_match_value(match, &a->attr.match, who);
+	err = flow_match_entry(&pipe->mprog, match, &a->attr.match, who);
 	if (err != DOCA_SUCCESS) {
 		entry_discard(a);
 		return err;

@@ -214,6 +214,23 @@ struct flow_pipe_resize {
 	uint64_t excluded[FLOW_MAX_QUEUES / 64];
 };
 
+/* A BASIC pipe's compiled per-entry match translation (flow_match_compile): for each
+ * selector combination (IPv4/IPv6 x transport/TCP/UDP/ICMP), the field copies from
+ * struct doca_flow_match into struct nic_key that meet the pipe's entry mask. */
+#define FLOW_MATCH_MAX_COPIES 28
+struct flow_match_copy {
+	uint16_t doff;
+	uint8_t koff;
+	uint8_t len;
+	uint8_t enum8; /* a 32-bit enum carried as its low byte */
+	uint8_t bit;   /* 1 + the key bit a 0/1 flag sets (several share a byte), or 0 */
+};
+struct flow_match_prog {
+	uint8_t n[2][4];
+	bool l3_sel; /* the L3 meta byte is matched: l3_type sets it */
+	struct flow_match_copy c[2][4][FLOW_MATCH_MAX_COPIES];
+};
+
 struct doca_flow_pipe {
 	uint32_t magic;
 	struct doca_flow_port *port;
@@ -227,6 +244,7 @@ struct doca_flow_pipe {
 	uint32_t nr_actions;
 	struct flow_act_tmpl act[FLOW_MAX_ACTIONS];
 	int ps_field;
+	struct flow_match_prog mprog; /* BASIC */
 	bool has_fwd;
 	struct doca_flow_fwd fwd;
 	struct nic_fwd fixed_fwd;
@@ -245,9 +263,14 @@ struct doca_flow_pipe {
 	_Atomic uint32_t nr_entries_live; /* added and not yet removed (queued ones included) */
 	struct flow_heap_entry *entries; /* heap entries (pool entries are not linked) */
 	/* HASH: one entry object per index, so an add allocates nothing (flow_entry_pool_*);
-	 * pool is pool_mem aligned to a cache line. */
+	 * BASIC: nr_entries objects handed out in order (pool_used), then from pool_free
+	 * (linked through their nic field, under pool_lock). pool is pool_mem aligned to a
+	 * cache line. */
 	struct doca_flow_pipe_entry *pool;
 	void *pool_mem;
+	_Atomic uint32_t pool_used;
+	_Atomic(struct doca_flow_pipe_entry *) pool_free;
+	pthread_mutex_t pool_lock;
 	struct doca_flow_pipe *port_next;
 	struct doca_flow_pipe *all_next;
 };
@@ -258,7 +281,9 @@ struct doca_flow_pipe {
  * the heap like other pipes' entries (flow_entry.c's struct flow_heap_entry, which adds
  * the pipe's list links). magic is also the slot's state: 0 / DEAD free, BUSY being
  * filled, MAGIC live; an add claims a free slot with one compare-exchange. One cache
- * line: an add writes a single line of the pool.
+ * line: an add writes a single line of the pool. A BASIC pipe's entries come from its
+ * pool too (pool_take: in order, then freed ones), from the heap only once nr_entries
+ * handles are in use (adds queued beyond the pipe's size, which complete with ERROR).
  */
 struct doca_flow_pipe_entry {
 	_Atomic uint32_t magic;
@@ -338,6 +363,12 @@ FLOWDPA_MUST_CHECK doca_error_t flow_match_basic(const struct doca_flow_match *m
 			      struct nic_pipe_attr *attr, const char *who);
 FLOWDPA_MUST_CHECK doca_error_t flow_match_hash(const struct doca_flow_match *mask, struct nic_pipe_attr *attr, const char *who);
 FLOWDPA_MUST_CHECK doca_error_t flow_match_value(const struct doca_flow_match *match, struct nic_key *key, const char *who);
+/* Compile a BASIC pipe's entry translation from its entry mask (after flow_match_basic). */
+void flow_match_compile(const struct nic_key *entry_mask, struct flow_match_prog *prog);
+/* A BASIC entry's key with prog: equal to flow_match_value's under the entry mask, and
+ * the same NOT_SUPPORTED refusal of a byte no field carries. */
+FLOWDPA_MUST_CHECK doca_error_t flow_match_entry(const struct flow_match_prog *prog, const struct doca_flow_match *match,
+			      struct nic_key *key, const char *who);
 FLOWDPA_MUST_CHECK doca_error_t flow_match_control(const struct doca_flow_match *match, const struct doca_flow_match *mask,
 				struct nic_key *val, struct nic_key *msk, const char *who);
 FLOWDPA_MUST_CHECK doca_error_t flow_actions_template(const struct doca_flow_actions *a, const struct doca_flow_actions *mask,

@@ -6,6 +6,7 @@
  * does not carry is refused with NOT_SUPPORTED, so a program never silently matches less
  * than it asked for. Match semantics with a mask: flow_match_basic, docs/flow.md.
  */
+#include <assert.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <string.h>
@@ -598,4 +599,127 @@ void flow_actions_entry(const struct flow_act_tmpl *t, const struct doca_flow_ac
 		}
 		a_store(out, d->af, v);
 	}
+}
+
+/* ------------------------------------------------------------------ compiled entry match */
+
+/*
+ * A BASIC entry's key is only read under its pipe's entry mask (nic_entry_add), so the
+ * pipe keeps, for each selector combination an entry may use, the list of field copies
+ * whose key bytes meet that mask: an add runs that list instead of walking every field
+ * of struct doca_flow_match (it was a third of the insertion cost). The key it gives
+ * equals flow_match_value's under the mask; coverage is checked with one pass of
+ * 64-bit words, and the word-by-word check that names the byte runs only on a refusal.
+ */
+static bool key_meets(const struct nic_key *mask, uint32_t off, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (mask->b[off + i])
+			return true;
+	return false;
+}
+
+void flow_match_compile(const struct nic_key *entry_mask, struct flow_match_prog *prog)
+{
+	static const struct doca_flow_match sel[2][4] = {
+		{{.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4},
+		 {.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4, .outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_TCP},
+		 {.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4, .outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP},
+		 {.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4, .outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_ICMP}},
+		{{.outer.l3_type = DOCA_FLOW_L3_TYPE_IP6},
+		 {.outer.l3_type = DOCA_FLOW_L3_TYPE_IP6, .outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_TCP},
+		 {.outer.l3_type = DOCA_FLOW_L3_TYPE_IP6, .outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP},
+		 {.outer.l3_type = DOCA_FLOW_L3_TYPE_IP6, .outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_ICMP}},
+	};
+	pthread_once(&uncovered_once, uncovered_init); /* read without it by flow_match_entry */
+	memset(prog, 0, sizeof(*prog));
+	for (int v6 = 0; v6 < 2; v6++) {
+		for (int l4 = 0; l4 < 4; l4++) {
+			struct ftable g[4];
+			uint32_t ng = field_groups(&sel[v6][l4], g), n = 0;
+			for (uint32_t i = 0; i < ng; i++) {
+				for (size_t j = 0; j < g[i].n; j++) {
+					const struct fdesc *f = &g[i].f[j];
+					uint32_t len = f->kind == FK_ENUM8 || f->kind == FK_BIT ? 1 : f->dsize;
+					if (f->kind == FK_BIT ? !(entry_mask->b[f->koff] & (1u << f->bit))
+							      : !key_meets(entry_mask, f->koff, len))
+						continue;
+					assert(n < FLOW_MATCH_MAX_COPIES);
+					prog->c[v6][l4][n++] = (struct flow_match_copy){
+						.doff = f->doff, .koff = f->koff, .len = (uint8_t)len,
+						.enum8 = f->kind == FK_ENUM8,
+						.bit = f->kind == FK_BIT ? (uint8_t)(f->bit + 1) : 0};
+				}
+			}
+			prog->n[v6][l4] = (uint8_t)n;
+		}
+	}
+	prog->l3_sel = key_meets(entry_mask, NIC_K_L3_META, 1);
+}
+
+doca_error_t flow_match_entry(const struct flow_match_prog *prog, const struct doca_flow_match *match,
+			      struct nic_key *key, const char *who)
+{
+	static const struct nic_key zero;
+	*key = zero; /* a copy: memset compiled to a slow rep stos here */
+	if (match == NULL)
+		return DOCA_SUCCESS;
+	uint32_t v6 = match->outer.l3_type == DOCA_FLOW_L3_TYPE_IP6, l4;
+	switch (match->outer.l4_type_ext) {
+	case DOCA_FLOW_L4_TYPE_EXT_TCP:
+		l4 = 1;
+		break;
+	case DOCA_FLOW_L4_TYPE_EXT_UDP:
+		l4 = 2;
+		break;
+	case DOCA_FLOW_L4_TYPE_EXT_ICMP:
+	case DOCA_FLOW_L4_TYPE_EXT_ICMP6:
+		l4 = 3;
+		break;
+	default:
+		l4 = 0;
+		break;
+	}
+	const uint64_t *unc = uncovered[v6][l4];
+	const uint8_t *raw = (const uint8_t *)match;
+	/* Four independent lanes: the compiler makes vector ORs of them (the one-lane
+	 * loop was half of this function). */
+	uint64_t bad[4] = {0, 0, 0, 0}, x;
+	size_t w = 0;
+	for (; w + 4 <= sizeof(*match) / 8; w += 4) {
+		for (int l = 0; l < 4; l++) {
+			memcpy(&x, raw + 8 * (w + l), 8);
+			bad[l] |= x & unc[w + l];
+		}
+	}
+	for (; w < sizeof(*match) / 8; w++) {
+		memcpy(&x, raw + 8 * w, 8);
+		bad[0] |= x & unc[w];
+	}
+	if (sizeof(*match) % 8) {
+		x = 0;
+		memcpy(&x, raw + 8 * w, sizeof(*match) % 8);
+		bad[0] |= x & unc[w];
+	}
+	if (__builtin_expect((bad[0] | bad[1] | bad[2] | bad[3]) != 0, 0)) {
+		struct ftable g[4];
+		field_groups(match, g);
+		return check_covered(match, g, who); /* names the byte */
+	}
+	const struct flow_match_copy *c = prog->c[v6][l4];
+	for (uint32_t i = 0; i < prog->n[v6][l4]; i++) {
+		if (c[i].enum8) {
+			uint32_t v;
+			memcpy(&v, raw + c[i].doff, 4);
+			key->b[c[i].koff] = (uint8_t)v;
+		} else if (c[i].bit) {
+			key->b[c[i].koff] |= (uint8_t)((raw[c[i].doff] & 1u) << (c[i].bit - 1));
+		} else {
+			memcpy(key->b + c[i].koff, raw + c[i].doff, c[i].len);
+		}
+	}
+	if (prog->l3_sel &&
+	    (match->outer.l3_type == DOCA_FLOW_L3_TYPE_IP4 || match->outer.l3_type == DOCA_FLOW_L3_TYPE_IP6))
+		key->b[NIC_K_L3_META] = (uint8_t)match->outer.l3_type;
+	return DOCA_SUCCESS;
 }

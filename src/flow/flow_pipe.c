@@ -372,6 +372,8 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 					       cfg->has_match_mask ? &cfg->match_mask : NULL, attr, who);
 		else if (cfg->type == DOCA_FLOW_PIPE_HASH && cfg->has_match)
 			err = flow_match_hash(cfg->has_match_mask ? &cfg->match_mask : &cfg->match, attr, who);
+		if (err == DOCA_SUCCESS && cfg->type == DOCA_FLOW_PIPE_BASIC)
+			flow_match_compile(&attr->entry_mask, &p->mprog);
 	}
 	/* The one per-entry rewrite becomes the path selector only if it can hold a number. */
 	if (err == DOCA_SUCCESS && cfg->type == DOCA_FLOW_PIPE_HASH && cfg->nr_actions == 1 &&
@@ -379,7 +381,7 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 		p->ps_field = attr->ps_field = p->act[0].single_chg;
 	if (err == DOCA_SUCCESS)
 		err = flow_fwd_convert(fwd_miss, &attr->fwd_miss, who);
-	if (err == DOCA_SUCCESS && cfg->type == DOCA_FLOW_PIPE_HASH)
+	if (err == DOCA_SUCCESS && (cfg->type == DOCA_FLOW_PIPE_HASH || cfg->type == DOCA_FLOW_PIPE_BASIC))
 		err = flow_entry_pool_create(p);
 
 	pthread_mutex_lock(&flow_g.lock);
