@@ -75,6 +75,10 @@ doca_error_t flow_cond_compile(const struct doca_flow_match_condition *c, struct
 		nc->b = b->nf;
 		nc->b_bit = (uint16_t)c->field_op.b.bit_offset;
 	}
+	/* A condition on parser_meta.random needs its parse, as a match on it does. */
+	nic_field_note(&nc->a);
+	if (!b_const)
+		nic_field_note(&nc->b);
 	*cond = nc;
 	return DOCA_SUCCESS;
 }

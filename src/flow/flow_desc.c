@@ -95,6 +95,11 @@ doca_error_t flow_descs_compile(const struct flow_descs_copy *d, struct doca_flo
 			break;
 		}
 		err = resolve(c->dst_null, c->dst, c->dst_bit, c->width, "dst", i, pipe_name, who, &dst);
+		if (err == DOCA_SUCCESS && dst->nf.hdr == NIC_FH_KEY) {
+			CORE_LOG_ERR("%s: pipe '%s': action desc %u: dst field '%s' is read only", who, pipe_name, i,
+				     dst->name);
+			err = DOCA_ERROR_INVALID_VALUE;
+		}
 		bool add_const = c->type == DOCA_FLOW_ACTION_ADD && c->src_null;
 		if (err == DOCA_SUCCESS && !add_const)
 			err = resolve(c->src_null, c->src, c->src_bit, c->width, "src", i, pipe_name, who, &src);
@@ -107,6 +112,7 @@ doca_error_t flow_descs_compile(const struct flow_descs_copy *d, struct doca_flo
 		if (src) {
 			o->src = src->nf;
 			o->src_bit = (uint16_t)c->src_bit;
+			nic_field_note(&o->src); /* a COPY from parser_meta.random needs its parse */
 		}
 		if (add_const && actions) {
 			/* The addend: the destination field's value in the actions, at the same bits. */

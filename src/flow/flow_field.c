@@ -9,9 +9,10 @@
 
 #include "flow_field.h"
 
-enum { W_OUTER, W_TUN, W_META };
+enum { W_OUTER, W_TUN, W_META, W_PMETA };
 
 #define HF(f) W_OUTER, offsetof(struct doca_flow_header_format, f), sizeof(((struct doca_flow_header_format *)0)->f)
+#define PF(f) W_PMETA, offsetof(struct doca_flow_parser_meta, f), sizeof(((struct doca_flow_parser_meta *)0)->f)
 #define TF(f) W_TUN, offsetof(struct doca_flow_tun, f), sizeof(((struct doca_flow_tun *)0)->f)
 
 /* name, {hdr, container offset, container bytes, shift, bits, flags}, where in DOCA's structs */
@@ -44,6 +45,7 @@ static const struct flow_field fields[] = {
 	{"outer.udp.dst_port", {NIC_FH_UDP, 2, 2, 0, 16, 0}, HF(udp.l4_port.dst_port)},
 	{"tunnel.esp.spi", {NIC_FH_ESP, 0, 4, 0, 32, 0}, TF(esp_spi)},
 	{"tunnel.esp.sn", {NIC_FH_ESP, 4, 4, 0, 32, 0}, TF(esp_sn)},
+	{"parser_meta.random.value", {NIC_FH_KEY, NIC_K_RANDOM, 2, 0, 16, 0}, PF(random)},
 	{"meta.data", {NIC_FH_META, 0, 4, 0, NIC_META_BITS, 0}, W_META, 0, 4 * (1 + NIC_META_SCRATCH)},
 };
 _Static_assert(NIC_META_BITS < 256, "meta.data's width fits nic_field.bits");
@@ -67,9 +69,11 @@ struct nic_field flow_field_doca_view(const struct flow_field *f)
 }
 
 static uint8_t *at(const struct flow_field *f, struct doca_flow_header_format *outer, struct doca_flow_tun *tun,
-		   struct doca_flow_meta *meta)
+		   struct doca_flow_meta *meta, struct doca_flow_parser_meta *pmeta)
 {
 	switch (f->where) {
+	case W_PMETA:
+		return (uint8_t *)pmeta + f->doff;
 	case W_OUTER:
 		return (uint8_t *)outer + f->doff;
 	case W_TUN:
@@ -81,12 +85,14 @@ static uint8_t *at(const struct flow_field *f, struct doca_flow_header_format *o
 
 uint8_t *flow_field_in_match(const struct flow_field *f, struct doca_flow_match *m)
 {
-	return at(f, &m->outer, &m->tun, &m->meta);
+	return at(f, &m->outer, &m->tun, &m->meta, &m->parser_meta);
 }
 
 uint8_t *flow_field_in_actions(const struct flow_field *f, struct doca_flow_actions *a)
 {
-	return at(f, &a->outer, &a->tun, &a->meta);
+	if (f->where == W_PMETA)
+		return NULL; /* actions carry no parser meta; flow_desc.c never asks for one */
+	return at(f, &a->outer, &a->tun, &a->meta, NULL);
 }
 
 const char *flow_field_names(void)
@@ -94,5 +100,5 @@ const char *flow_field_names(void)
 	return "outer.eth.{dst,src}_mac, outer.eth_vlan0.tci, outer.ipv4.{version_ihl,dscp_ecn,total_len,"
 	       "identification,ttl,next_proto,src_ip,dst_ip}, outer.ipv6.{traffic_class,flow_label,payload_len,"
 	       "next_proto,hop_limit,src_ip,dst_ip}, outer.tcp.{src_port,dst_port,seq_num,ack_num,data_offset,flags}, "
-	       "outer.udp.{src_port,dst_port}, tunnel.esp.{spi,sn}, meta.data";
+	       "outer.udp.{src_port,dst_port}, tunnel.esp.{spi,sn}, meta.data, parser_meta.random.value (read only)";
 }

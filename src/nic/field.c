@@ -178,6 +178,14 @@ static bool locate(const struct nic_field *f, uint8_t *frame, uint32_t len, cons
 		l->c = key->b + NIC_K_META;
 		return true;
 	}
+	if (f->hdr == NIC_FH_KEY) {
+		/* Read-only: flow never compiles a key field as a destination. */
+		if (f->off + f->len > NIC_KEY_SIZE)
+			return false;
+		l->base = NULL;
+		l->c = key->b + f->off;
+		return true;
+	}
 	uint32_t hlen;
 	l->base = hdr_base(f, frame, len, off, key, &hlen);
 	if (l->base == NULL || f->off + f->len > hlen)
@@ -240,6 +248,16 @@ void nic_prog_run(const struct nic_prog *pr, uint8_t *frame, uint32_t len, struc
 }
 
 /* ------------------------------------------------------------------ conditions */
+
+void nic_field_note(const struct nic_field *f)
+{
+	if (f->hdr != NIC_FH_KEY || f->off + f->len > NIC_KEY_SIZE)
+		return;
+	struct nic_key m;
+	memset(&m, 0, sizeof(m));
+	memset(m.b + f->off, 0xff, f->len);
+	nic_parse_extras_note(&m);
+}
 
 bool nic_cond_eval(const struct nic_cond *c, const uint8_t *frame, uint32_t len, const struct nic_hdr_off *off,
 		   const struct nic_key *key)

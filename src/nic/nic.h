@@ -184,6 +184,7 @@ enum nic_field_hdr {
 	NIC_FH_UDP,
 	NIC_FH_ESP,
 	NIC_FH_META,
+	NIC_FH_KEY, /* read-only bytes of the parsed key at off (parser_meta.random: NIC_K_RANDOM) */
 };
 #define NIC_FF_PSEUDO 1u /* an address the L4 checksum's pseudo-header sums */
 
@@ -201,6 +202,9 @@ struct nic_field {
  * bytes: a header container, or the meta words for NIC_FH_META). */
 uint64_t nic_field_get(const struct nic_field *f, const uint8_t *c, uint32_t bit, uint32_t width);
 void nic_field_set(const struct nic_field *f, uint8_t *c, uint32_t bit, uint32_t width, uint64_t v);
+/* A NIC_FH_KEY field that a condition or program reads: turn on its parse, as a match
+ * on it does (nic_parse_extras_note); nothing for other fields. A control call. */
+void nic_field_note(const struct nic_field *f);
 
 /* One operation of a field program, in the order given. */
 enum nic_fop_type {

@@ -359,7 +359,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "nic_parse_fast builds
 
 /*
  * The common frame shape: untagged Ethernet, IPv4 without options and not a fragment,
- * complete UDP or TCP header. Returns its L4 meta (NIC_L4_META_TCP or NIC_L4_META_UDP),
+ * complete UDP or TCP header, all lengths valid (l3_ok and l4_ok 1). Returns its L4 meta (NIC_L4_META_TCP or NIC_L4_META_UDP),
  * or 0 (NIC_L4_META_NONE) for any other frame, which takes the general parser.
  */
 /* NIC_PX_* bits: what of key word 12 the parser computes (parse.c); 0 almost always.
@@ -368,6 +368,32 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "nic_parse_fast builds
  * nothing of word 12, and any packet that goes on past it is parsed whole. */
 extern _Atomic uint32_t nic_parse_extras;
 #define NIC_KEY_EXTRA_WORD 12
+
+/*
+ * The length checks behind l3_ok and l4_ok (docs/flow.md, Parser meta), on a header the
+ * frame holds (room: the frame's bytes from the header on). IPv4: total length covers
+ * the header (ihl bytes, >= 20) and fits the frame; IPv6: the payload fits the frame;
+ * TCP: data offset >= 5 words and the header fits; UDP: length >= 8 and fits.
+ */
+static inline bool nic_ip4_len_ok(const uint8_t *ip, uint32_t ihl, uint32_t room)
+{
+	uint32_t tot = (uint32_t)ip[2] << 8 | ip[3];
+	return tot >= ihl && tot <= room;
+}
+static inline bool nic_ip6_len_ok(const uint8_t *ip, uint32_t room)
+{
+	return 40u + ((uint32_t)ip[4] << 8 | ip[5]) <= room;
+}
+static inline bool nic_tcp_len_ok(const uint8_t *tcp, uint32_t room)
+{
+	uint32_t doff = (uint32_t)(tcp[12] >> 4) * 4;
+	return doff >= 20 && doff <= room;
+}
+static inline bool nic_udp_len_ok(const uint8_t *udp, uint32_t room)
+{
+	uint32_t ulen = (uint32_t)udp[4] << 8 | udp[5];
+	return ulen >= 8 && ulen <= room;
+}
 
 static inline __attribute__((always_inline)) uint32_t nic_fast_shape(const uint8_t *frame, uint32_t len)
 {
@@ -378,10 +404,18 @@ static inline __attribute__((always_inline)) uint32_t nic_fast_shape(const uint8
 	memcpy(&ipw, frame + 20, 4);
 	if ((et & 0xffffffu) != 0x450008u || (ipw & 0xff3fu) /* MF or a fragment offset */)
 		return 0;
+	/* The lengths behind l3_ok and l4_ok (nic_ip4_len_ok ...), each one unsigned compare:
+	 * a value under its minimum wraps above the bound. A frame failing one is parsed in
+	 * full (its ok bits 0). */
+	uint32_t tot = (uint32_t)frame[16] << 8 | frame[17];
+	if (NIC_UNLIKELY(tot - 20u > len - 34u))
+		return 0;
 	uint32_t proto = ipw >> 24;
-	if (proto == 17)
-		return NIC_L4_META_UDP;
-	if (proto == 6 && len >= 54)
+	if (proto == 17) {
+		uint32_t ulen = (uint32_t)frame[38] << 8 | frame[39];
+		return NIC_LIKELY(ulen - 8u <= len - 42u) ? NIC_L4_META_UDP : 0;
+	}
+	if (proto == 6 && len >= 54 && NIC_LIKELY((uint32_t)(frame[46] >> 4) * 4u - 20u <= len - 54u))
 		return NIC_L4_META_TCP;
 	return NIC_L4_META_NONE;
 }

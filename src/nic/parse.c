@@ -22,6 +22,7 @@ static inline __attribute__((always_inline)) void parse_l4(const uint8_t *frame,
 	const uint8_t *p = frame + off;
 	uint32_t room = len > off ? len - off : 0;
 	uint8_t *k = key->b;
+	uint8_t ok = 1;
 
 	switch (proto) {
 	case 6: /* TCP */
@@ -30,12 +31,14 @@ static inline __attribute__((always_inline)) void parse_l4(const uint8_t *frame,
 			return;
 		memcpy(k + NIC_K_L4_SRC, p, 4);
 		k[NIC_K_TCP_FLAGS] = p[13];
+		ok = nic_tcp_len_ok(p, room);
 		break;
 	case 17: /* UDP */
 		k[NIC_K_L4_META] = NIC_L4_META_UDP;
 		if (room < 8)
 			return;
 		memcpy(k + NIC_K_L4_SRC, p, 4);
+		ok = nic_udp_len_ok(p, room);
 		break;
 	case 1:	 /* ICMP */
 	case 58: /* ICMPv6 */
@@ -54,7 +57,7 @@ static inline __attribute__((always_inline)) void parse_l4(const uint8_t *frame,
 	default:
 		return;
 	}
-	k[NIC_K_L4_OK] = 1;
+	k[NIC_K_L4_OK] = ok; /* the header is there (fields readable), its lengths may still be wrong */
 	if (ho) {
 		ho->l4 = (uint16_t)off;
 		ho->l4_type = k[NIC_K_L4_META];
@@ -123,7 +126,7 @@ static inline __attribute__((always_inline)) bool parse_outer(const uint8_t *fra
 		k[NIC_K_IP_PROTO] = p[9];
 		k[NIC_K_IP_TTL] = p[8];
 		k[NIC_K_IP_TOS] = p[1];
-		k[NIC_K_L3_OK] = 1;
+		k[NIC_K_L3_OK] = nic_ip4_len_ok(p, ihl, room);
 		if (off) {
 			off->l3 = (uint16_t)l3;
 			off->l3_type = NIC_L3_META_IPV4;
@@ -149,7 +152,7 @@ static inline __attribute__((always_inline)) bool parse_outer(const uint8_t *fra
 		k[NIC_K_IP6_FLOW + 1] = p[1] & 0xf;
 		k[NIC_K_IP6_FLOW + 2] = p[2];
 		k[NIC_K_IP6_FLOW + 3] = p[3];
-		k[NIC_K_L3_OK] = 1;
+		k[NIC_K_L3_OK] = nic_ip6_len_ok(p, room);
 		if (off) {
 			off->l3 = (uint16_t)l3;
 			off->l3_type = NIC_L3_META_IPV6;
@@ -243,6 +246,8 @@ struct hmeta {
 	uint8_t frag, l3_ok, l4_ok, ip4_csum_ok, l4_csum_ok;
 	uint16_t dport;	 /* UDP destination port (host order), for VXLAN */
 	uint32_t l4off;
+	uint8_t nproto;	 /* IPv4 protocol / IPv6 next header (IP-in-IP: 4 or 41) */
+	uint32_t l3end;	 /* where the IP header's payload starts (0: no complete IP header) */
 };
 
 /* TCP/UDP checksum of the L4 segment [l4, l4 + n), its pseudo-header sum given. */
@@ -259,12 +264,12 @@ static void l4_meta(const uint8_t *frame, uint32_t len, uint32_t l4, uint8_t pro
 	switch (proto) {
 	case 6:
 		m->l4 = NIC_L4_META_TCP;
-		m->l4_ok = room >= 20;
+		m->l4_ok = room >= 20 && nic_tcp_len_ok(frame + l4, room);
 		break;
 	case 17:
 		m->l4 = NIC_L4_META_UDP;
-		m->l4_ok = room >= 8;
-		if (m->l4_ok)
+		m->l4_ok = room >= 8 && nic_udp_len_ok(frame + l4, room);
+		if (room >= 8)
 			m->dport = rd16(frame + l4 + 2);
 		break;
 	case 1:
@@ -283,11 +288,50 @@ static void l4_meta(const uint8_t *frame, uint32_t len, uint32_t l4, uint8_t pro
 }
 
 /*
- * The meta of the frame whose Ethernet header is at l2: the same rules as the outer
+ * The meta of the IP header (type: its ethertype) at l3: the same rules as the outer
  * parse above (nic_parse_general), plus, when csum, the checksum verdicts. An L4
  * checksum is verified only for TCP and UDP of an unfragmented packet that the frame
  * holds whole (IPv4 total length, IPv6 payload length without extension headers).
  */
+static void l3_meta(const uint8_t *frame, uint32_t len, uint32_t l3, uint16_t type, bool csum, struct hmeta *m)
+{
+	const uint8_t *p = frame + l3;
+	uint32_t room = len > l3 ? len - l3 : 0;
+	if (type == 0x0800) {
+		m->l3 = NIC_L3_META_IPV4;
+		uint32_t ihl = room ? (uint32_t)(p[0] & 0xf) * 4 : 0;
+		if (room < 20 || (p[0] >> 4) != 4 || ihl < 20 || room < ihl)
+			return;
+		m->l3_ok = nic_ip4_len_ok(p, ihl, room);
+		if (csum)
+			m->ip4_csum_ok = csum_ok(csum_add(0, p, ihl));
+		uint16_t frag = rd16(p + 6);
+		m->frag = (frag & 0x3fff) != 0;
+		if (frag & 0x1fff)
+			return; /* not the first fragment: no L4 header here */
+		m->nproto = p[9];
+		m->l3end = l3 + ihl;
+		l4_meta(frame, len, l3 + ihl, p[9], m);
+		uint32_t tot = rd16(p + 2);
+		if (csum && m->l4_ok && !m->frag && (m->l4 == NIC_L4_META_TCP || m->l4 == NIC_L4_META_UDP) &&
+		    tot >= ihl + (m->l4 == NIC_L4_META_TCP ? 20u : 8u) && tot <= room)
+			m->l4_csum_ok = l4_csum_ok(frame, l3 + ihl, tot - ihl, p[9], csum_add(0, p + 12, 8), false);
+	} else if (type == 0x86dd) {
+		m->l3 = NIC_L3_META_IPV6;
+		if (room < 40 || (p[0] >> 4) != 6)
+			return;
+		m->l3_ok = nic_ip6_len_ok(p, room);
+		m->nproto = p[6];
+		m->l3end = l3 + 40;
+		l4_meta(frame, len, l3 + 40, p[6], m);
+		uint32_t pl = rd16(p + 4);
+		if (csum && m->l4_ok && (m->l4 == NIC_L4_META_TCP || m->l4 == NIC_L4_META_UDP) &&
+		    pl >= (m->l4 == NIC_L4_META_TCP ? 20u : 8u) && 40 + pl <= room)
+			m->l4_csum_ok = l4_csum_ok(frame, l3 + 40, pl, p[6], csum_add(0, p + 8, 32), true);
+	}
+}
+
+/* The meta of the frame whose Ethernet header is at l2. */
 static void hdr_meta(const uint8_t *frame, uint32_t len, uint32_t l2, bool csum, struct hmeta *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -306,36 +350,7 @@ static void hdr_meta(const uint8_t *frame, uint32_t len, uint32_t l2, bool csum,
 			return;
 		}
 	}
-	const uint8_t *p = frame + l3;
-	uint32_t room = len - l3;
-	if (type == 0x0800) {
-		m->l3 = NIC_L3_META_IPV4;
-		uint32_t ihl = room ? (uint32_t)(p[0] & 0xf) * 4 : 0;
-		if (room < 20 || (p[0] >> 4) != 4 || ihl < 20 || room < ihl)
-			return;
-		m->l3_ok = 1;
-		if (csum)
-			m->ip4_csum_ok = csum_ok(csum_add(0, p, ihl));
-		uint16_t frag = rd16(p + 6);
-		m->frag = (frag & 0x3fff) != 0;
-		if (frag & 0x1fff)
-			return; /* not the first fragment: no L4 header here */
-		l4_meta(frame, len, l3 + ihl, p[9], m);
-		uint32_t tot = rd16(p + 2);
-		if (csum && m->l4_ok && !m->frag && (m->l4 == NIC_L4_META_TCP || m->l4 == NIC_L4_META_UDP) &&
-		    tot >= ihl + (m->l4 == NIC_L4_META_TCP ? 20u : 8u) && tot <= room)
-			m->l4_csum_ok = l4_csum_ok(frame, l3 + ihl, tot - ihl, p[9], csum_add(0, p + 12, 8), false);
-	} else if (type == 0x86dd) {
-		m->l3 = NIC_L3_META_IPV6;
-		if (room < 40 || (p[0] >> 4) != 6)
-			return;
-		m->l3_ok = 1;
-		l4_meta(frame, len, l3 + 40, p[6], m);
-		uint32_t pl = rd16(p + 4);
-		if (csum && m->l4_ok && (m->l4 == NIC_L4_META_TCP || m->l4 == NIC_L4_META_UDP) &&
-		    pl >= (m->l4 == NIC_L4_META_TCP ? 20u : 8u) && 40 + pl <= room)
-			m->l4_csum_ok = l4_csum_ok(frame, l3 + 40, pl, p[6], csum_add(0, p + 8, 32), true);
-	}
+	l3_meta(frame, len, l3, type, csum, m);
 }
 
 #define VXLAN_PORT 4789
@@ -356,16 +371,24 @@ static __attribute__((noinline)) void parse_extras(const uint8_t *frame, uint32_
 	struct hmeta o, in;
 	hdr_meta(frame, len, 0, csum, &o);
 	uint32_t bits = (uint32_t)o.ip4_csum_ok << NIC_XB_OUTER_IP4_CSUM_OK | (uint32_t)o.l4_csum_ok << NIC_XB_OUTER_L4_CSUM_OK;
+	bool inner = false;
 	if ((x & NIC_PX_INNER) && o.l4 == NIC_L4_META_UDP && o.l4_ok && o.dport == VXLAN_PORT) {
 		hdr_meta(frame, len, o.l4off + 8 + VXLAN_HDR, csum, &in);
-		if (len >= o.l4off + 8 + VXLAN_HDR + 14) {
-			k[NIC_K_INNER_L2_META] = in.l2;
-			k[NIC_K_INNER_L3_META] = in.l3;
-			k[NIC_K_INNER_L4_META] = in.l4;
-			bits |= (uint32_t)in.frag << NIC_XB_INNER_FRAG | (uint32_t)in.l3_ok << NIC_XB_INNER_L3_OK |
-				(uint32_t)in.ip4_csum_ok << NIC_XB_INNER_IP4_CSUM_OK |
-				(uint32_t)in.l4_ok << NIC_XB_INNER_L4_OK | (uint32_t)in.l4_csum_ok << NIC_XB_INNER_L4_CSUM_OK;
-		}
+		inner = len >= o.l4off + 8 + VXLAN_HDR + 14;
+	} else if ((x & NIC_PX_INNER) && o.l3end && (o.nproto == 4 || o.nproto == 41)) {
+		/* IP in IP (IPv4 protocol / IPv6 next header 4 or 41): the inner packet has no
+		 * Ethernet header; its L2 type stays none. */
+		memset(&in, 0, sizeof(in));
+		l3_meta(frame, len, o.l3end, o.nproto == 4 ? 0x0800 : 0x86dd, csum, &in);
+		inner = true;
+	}
+	if (inner) {
+		k[NIC_K_INNER_L2_META] = in.l2;
+		k[NIC_K_INNER_L3_META] = in.l3;
+		k[NIC_K_INNER_L4_META] = in.l4;
+		bits |= (uint32_t)in.frag << NIC_XB_INNER_FRAG | (uint32_t)in.l3_ok << NIC_XB_INNER_L3_OK |
+			(uint32_t)in.ip4_csum_ok << NIC_XB_INNER_IP4_CSUM_OK | (uint32_t)in.l4_ok << NIC_XB_INNER_L4_OK |
+			(uint32_t)in.l4_csum_ok << NIC_XB_INNER_L4_CSUM_OK;
 	}
 	k[NIC_K_XBITS] = (uint8_t)bits;
 }

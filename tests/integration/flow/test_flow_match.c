@@ -458,6 +458,97 @@ static void test_control_parser_meta(void **state)
 	assert_int_equal(flowdpa_port_capture_count(1), 1);
 }
 
+/* flow_sampling's pattern: a CONTROL entry whose condition compares parser_meta.random
+ * with the match's immediate value samples that share of the traffic. Runs first: the
+ * condition alone (no pipe matches random) must turn the random parse on, or every
+ * packet would read 0 and pass. */
+static void test_random_condition(void **state)
+{
+	(void)state;
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *p = NULL;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, "SAMPLE_COND", DOCA_FLOW_PIPE_CONTROL, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_miss_counter(cfg, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, NULL, &drop, &p), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	struct doca_flow_match m;
+	memset(&m, 0, sizeof(m));
+	m.parser_meta.random = DOCA_HTOBE16(0x4000); /* the immediate value: 1/4 of the range */
+	struct doca_flow_match_condition c;
+	memset(&c, 0, sizeof(c));
+	c.operation = DOCA_FLOW_COMPARE_LT;
+	c.field_op.a.field_string = "parser_meta.random.value";
+	c.field_op.width = 16;
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
+	struct doca_flow_pipe_entry *e = NULL;
+	assert_int_equal(doca_flow_pipe_control_add_entry(0, p, &m, NULL, &c, NULL, NULL, NULL, &mon, 1, &to1,
+							  &status, &e),
+			 DOCA_SUCCESS);
+	assert_int_equal(flow_process_entries(ports[0], &status, 1), DOCA_SUCCESS);
+	const uint32_t n = 1000; /* hits stay under the capture's 1024 frames */
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(ft_inject_udp4(0, 1, 2, 5, 80), DOCA_SUCCESS);
+	uint64_t hit = ft_entry_pkts(e);
+	assert_int_equal(hit + ft_miss_pkts(p), n);
+	/* Binomial(1000, 1/4): sd 13.7; 5 sd either side. */
+	assert_in_range(hit, n / 4 - 68, n / 4 + 68);
+	assert_int_equal(flowdpa_port_capture_count(1), hit);
+}
+
+/* outer_l3_ok / outer_l4_ok clear on a bad length, as the hardware's: flow_parser_meta's
+ * "not ok" frames (IPv4 total length 10, IPv6 payload length 9999, TCP data offset 2,
+ * UDP length 4) and a total length beyond the frame. */
+static void test_length_oks(void **state)
+{
+	(void)state;
+	struct doca_flow_match m, mask;
+	memset(&m, 0, sizeof(m));
+	memset(&mask, 0, sizeof(mask));
+	memset(&m.parser_meta, 0xff, sizeof(m.parser_meta));
+	mask.parser_meta.outer_l3_ok = UINT8_MAX;
+	mask.parser_meta.outer_l4_ok = UINT8_MAX;
+	struct doca_flow_pipe *p = mk_pipe("LEN_OK", DOCA_FLOW_PIPE_BASIC, true, &m, &mask, NULL, &to1, &drop, 4);
+	struct doca_flow_pipe_entry *e[2][2];
+	for (int l3 = 0; l3 < 2; l3++)
+		for (int l4 = 0; l4 < 2; l4++) {
+			memset(&m, 0, sizeof(m));
+			m.parser_meta.outer_l3_ok = (uint8_t)l3;
+			m.parser_meta.outer_l4_ok = (uint8_t)l4;
+			e[l3][l4] = add(p, &m, NULL, NULL);
+		}
+	assert_int_equal(flow_process_entries(ports[0], &status, 4), DOCA_SUCCESS);
+	uint8_t f[256];
+	uint32_t len;
+	inject(f, ft_udp4(f, 1, 2, 5, 80));
+	inject(f, ft_build4(f, 6, 1, 2, 5, 80, 10));
+	inject(f, ft_udp6(f, 3, 1000, 2000));
+	assert_int_equal(ft_entry_pkts(e[1][1]), 3);
+	len = ft_udp4(f, 1, 2, 5, 80);
+	f[16] = 0, f[17] = 10; /* IPv4 total length 10 */
+	inject(f, len);
+	len = ft_udp4(f, 1, 2, 5, 80);
+	f[17] = (uint8_t)(f[17] + 1); /* one byte more than the frame holds */
+	inject(f, len);
+	len = ft_udp6(f, 3, 1000, 2000);
+	f[18] = 9999 >> 8, f[19] = 9999 & 0xff; /* IPv6 payload length 9999 */
+	inject(f, len);
+	assert_int_equal(ft_entry_pkts(e[0][1]), 3);
+	len = ft_build4(f, 6, 1, 2, 5, 80, 10);
+	f[46] = 2 << 4; /* TCP data offset 2 */
+	inject(f, len);
+	len = ft_udp4(f, 1, 2, 5, 80);
+	f[38] = 0, f[39] = 4; /* UDP length 4 */
+	inject(f, len);
+	len = ft_udp6(f, 3, 1000, 2000);
+	f[54 + 4] = 0, f[54 + 5] = 4;
+	inject(f, len);
+	assert_int_equal(ft_entry_pkts(e[1][0]), 3);
+	assert_int_equal(ft_entry_pkts(e[0][0]), 0);
+	assert_int_equal(ft_miss_pkts(p), 0);
+	assert_int_equal(flowdpa_port_capture_count(1), 9); /* each hit, forwarded by the pipe */
+}
+
 /* ------------------------------------------------------------------ bad inputs */
 
 static void test_unsupported_mask(void **state)
@@ -524,12 +615,14 @@ int main(void)
 	if (log_capture_setup() != 0)
 		return 1;
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_random_condition, setup, teardown), /* first: see there */
 		cmocka_unit_test_setup_teardown(test_set_meta_pattern, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_changeable_partial_mask, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_constant_under_mask, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_random_sampling, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_random_distribution, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checksum_bits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_length_oks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fragmented, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_inner_vxlan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_control_parser_meta, setup, teardown),

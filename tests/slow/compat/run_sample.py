@@ -190,11 +190,16 @@ def main():
     if os.path.exists(ydesc) and not exp.get("no_yaml"):
         import yaml  # noqa: needed only with a sample description
         with open(ydesc) as f:
-            desc = yaml.safe_load(f)
+            raw = f.read()
+        desc = yaml.safe_load(raw)
+        # A packet line may end in "# rate: N" (a comment to YAML): that packet is sent N times.
+        rates = {m.group(1): int(m.group(2))
+                 for m in re.finditer(r"^\s*-\s*(\S.*?)\s*#\s*rate:\s*(\d+)\s*$", raw, re.M)}
         uc = desc.get("use_cases", [])[exp.get("use_case", 0)]
         for st in uc.get("stages", []):
             for ps in st.get("packets_to_send", []) or []:
-                rx.setdefault(int(ps["receiving_port"]), []).extend(pkt.build(e) for e in ps["packets"])
+                for e in ps["packets"]:
+                    rx.setdefault(int(ps["receiving_port"]), []).extend([pkt.build(e)] * rates.get(e, 1))
             for v in st.get("validation", []) or []:
                 if v.get("type") == "packet":
                     for ep in v.get("expected_packets", []) or []:
@@ -227,8 +232,18 @@ def main():
     ok = check("exit 0", rc == 0, "exit %s" % rc)
     errs = [l for l in log.splitlines() if re.search(r"\[(ERR|CRIT)\]", l)]
     ok &= check("no ERR line", not errs, errs[0] if errs else "")
+    # A text of a random outcome (expect "ranges": {text: {regex, min, max}}) is checked as a
+    # range of the regex's first group, not byte for byte: the yaml gives the expected mean.
+    ranges = exp.get("ranges", {})
     for t in texts:
-        ok &= check("log has %r" % t, t in log)
+        if t in ranges:
+            r = ranges[t]
+            m = re.search(r["regex"], log)
+            v = int(m.group(1)) if m else None
+            ok &= check("log has %r with %d..%d for %r" % (r["regex"], r["min"], r["max"], t),
+                        v is not None and r["min"] <= v <= r["max"], "got %s" % v)
+        else:
+            ok &= check("log has %r" % t, t in log)
     # Frames: every expected frame (by its payload) leaves its port byte for byte, nothing else leaves.
     for port in tx_ports:
         got = read_pcap(os.path.join(work, "tx%d.pcap" % port))

@@ -1,6 +1,6 @@
 /*
- * test_parse_meta.c - key word 12 of the NIC parser (random value, VXLAN inner meta,
- * checksum verdicts): off until a mask asks for it, then computed on every frame, the
+ * test_parse_meta.c - key word 12 of the NIC parser (random value, VXLAN and IP-in-IP
+ * inner meta, checksum verdicts) and the length checks behind l3_ok/l4_ok: off until a mask asks for it, then computed on every frame, the
  * other words unchanged; FLOWDPA_RANDOM_SEED (set by meson.build) repeats the random
  * sequence at each reseed. Its own
  * process: turning the extras on is sticky and would slow test_nic's fast-path tests.
@@ -124,12 +124,124 @@ static void test_checksums(void **state)
 	assert_int_equal(k.b[NIC_K_XBITS], 0);
 }
 
+/* The outer l3_ok / l4_ok of frame f[0..len), parsed both ways (nic_parse and the
+ * general parser agree; the fast shape takes only a frame whose lengths are all valid). */
+static void oks(const uint8_t *f, uint32_t len, uint8_t l3_ok, uint8_t l4_ok)
+{
+	struct nic_key k, g;
+	assert_true(nic_parse(f, len, 0, &k, NULL));
+	assert_true(nic_parse_general(f, len, 0, &g, NULL));
+	assert_memory_equal(k.b, g.b, NIC_K_RANDOM); /* word 12's random differs per packet */
+	assert_memory_equal(k.b + NIC_K_RANDOM + 2, g.b + NIC_K_RANDOM + 2, sizeof(k.b) - NIC_K_RANDOM - 2);
+	assert_int_equal(k.b[NIC_K_L3_OK], l3_ok);
+	assert_int_equal(k.b[NIC_K_L4_OK], l4_ok);
+	if (!(l3_ok && l4_ok))
+		assert_int_equal(nic_fast_shape(f, len), 0);
+}
+
+/* The length checks behind l3_ok and l4_ok, one bad length at a time on real frames:
+ * IPv4 total length under the header or beyond the frame, IPv6 payload length beyond
+ * the frame, TCP data offset under 5 or beyond the frame, UDP length under 8 or beyond
+ * the frame. Ethernet padding (a total length under the frame's) stays ok. The header
+ * fields stay readable (the ports are still in the key). */
+static void test_length_oks(void **state)
+{
+	(void)state;
+	uint8_t f[160];
+	struct nic_key k;
+	uint32_t len = ft_udp4(f, 1, 2, 3, 4);
+	oks(f, len, 1, 1);
+	assert_int_not_equal(nic_fast_shape(f, len), 0);
+	ft_wr16(f + 16, 10); /* IPv4 total length 10 < 20 */
+	oks(f, len, 0, 1);
+	ft_wr16(f + 16, (uint16_t)(len - 14 + 1)); /* one byte beyond the frame */
+	oks(f, len, 0, 1);
+	ft_wr16(f + 16, (uint16_t)(len - 14 - 4)); /* padding after the packet: fine */
+	ft_wr16(f + 38, (uint16_t)(len - 34 - 4));
+	oks(f, len, 1, 1);
+	assert_int_not_equal(nic_fast_shape(f, len), 0);
+
+	len = ft_udp4(f, 1, 2, 3, 4);
+	ft_wr16(f + 38, 4); /* UDP length 4 < 8 */
+	oks(f, len, 1, 0);
+	assert_true(nic_parse(f, len, 0, &k, NULL));
+	assert_int_equal(ft_rd16(k.b + NIC_K_L4_DST), 4);
+	ft_wr16(f + 38, (uint16_t)(len - 34 + 1));
+	oks(f, len, 1, 0);
+
+	len = ft_build4(f, 6, 1, 2, 3, 4, 8);
+	oks(f, len, 1, 1);
+	f[46] = 2 << 4; /* TCP data offset 2 words */
+	oks(f, len, 1, 0);
+	f[46] = 15 << 4; /* 60 bytes: beyond this 62-byte frame's 28 TCP bytes */
+	oks(f, len, 1, 0);
+	f[46] = 7 << 4; /* 28 bytes: exactly the frame's */
+	oks(f, len, 1, 1);
+
+	len = ft_udp6(f, 3, 1000, 2000);
+	oks(f, len, 1, 1);
+	ft_wr16(f + 18, 9999); /* IPv6 payload length 9999 */
+	oks(f, len, 0, 1);
+	ft_wr16(f + 18, 16);
+	ft_wr16(f + 54 + 4, 4);
+	oks(f, len, 1, 0);
+}
+
+/* IP in IP (protocol 4 or 41) has an inner packet: its types and ok bits, lengths
+ * checked as the outer ones; the outer L4 type is none. */
+static void test_ip_in_ip(void **state)
+{
+	(void)state;
+	uint8_t in[160], f[200];
+	struct nic_key k, m;
+	memset(&m, 0, sizeof(m));
+	m.b[NIC_K_INNER_L3_META] = 0xff;
+	nic_parse_extras_note(&m);
+	const uint8_t ok34 = 1u << NIC_XB_INNER_L3_OK | 1u << NIC_XB_INNER_L4_OK;
+	for (int v6 = 0; v6 < 2; v6++) {
+		uint32_t n = v6 ? ft_udp6(in, 3, 1000, 2000) : ft_build4(in, 6, 5, 6, 7, 8, 4);
+		/* Outer Eth/IPv4 (protocol 4 or 41) around the inner IP packet in + 14. */
+		uint32_t len = ft_build4(f, 17, 1, 2, 3, 4, 0);
+		f[14 + 9] = v6 ? 41 : 4;
+		memcpy(f + 34, in + 14, n - 14);
+		len = 34 + n - 14;
+		ft_wr16(f + 16, (uint16_t)(len - 14));
+		assert_true(nic_parse(f, len, 0, &k, NULL));
+		assert_int_equal(k.b[NIC_K_L4_META], NIC_L4_META_NONE);
+		assert_int_equal(k.b[NIC_K_L3_OK], 1);
+		assert_int_equal(k.b[NIC_K_INNER_L2_META], NIC_L2_META_NO_VLAN);
+		assert_int_equal(k.b[NIC_K_INNER_L3_META], v6 ? NIC_L3_META_IPV6 : NIC_L3_META_IPV4);
+		assert_int_equal(k.b[NIC_K_INNER_L4_META], v6 ? NIC_L4_META_UDP : NIC_L4_META_TCP);
+		assert_int_equal(k.b[NIC_K_XBITS] & ok34, ok34);
+		if (v6)
+			ft_wr16(f + 34 + 4, 9999); /* inner IPv6 payload length */
+		else
+			ft_wr16(f + 34 + 2, 10); /* inner IPv4 total length */
+		assert_true(nic_parse(f, len, 0, &k, NULL));
+		assert_int_equal(k.b[NIC_K_XBITS] & ok34, 1u << NIC_XB_INNER_L4_OK);
+		assert_int_equal(k.b[NIC_K_L3_OK], 1); /* the outer lengths are fine */
+	}
+	/* Protocol 4 over IPv6 too. */
+	uint32_t n = ft_udp4(in, 1, 2, 3, 4);
+	uint32_t len = ft_udp6(f, 3, 1000, 2000);
+	f[14 + 6] = 4;
+	memcpy(f + 54, in + 14, n - 14);
+	len = 54 + n - 14;
+	ft_wr16(f + 18, (uint16_t)(len - 54));
+	assert_true(nic_parse(f, len, 0, &k, NULL));
+	assert_int_equal(k.b[NIC_K_INNER_L3_META], NIC_L3_META_IPV4);
+	assert_int_equal(k.b[NIC_K_INNER_L4_META], NIC_L4_META_UDP);
+	assert_int_equal(k.b[NIC_K_XBITS] & ok34, ok34);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_extras_off_then_on),
 		cmocka_unit_test(test_random_seeded),
 		cmocka_unit_test(test_checksums),
+		cmocka_unit_test(test_length_oks),
+		cmocka_unit_test(test_ip_in_ip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
