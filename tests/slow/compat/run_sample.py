@@ -10,7 +10,8 @@ sample's main), against the build tree's headers and libraries through the unins
 pkg-config files. expect/<name>.json says how to call it, what traffic enters which
 port and what must leave which port (tshark display filters and frame counts). Checks,
 each printed as "check <what>: ok|FAIL": build, exit status 0, no ERR/CRIT log line,
-expected log lines, expected frames. On failure the first ERR or NOT_SUPPORTED line of
+expected log lines, expected frames (and, with "stages", that each stage was sent when
+the sample logged its line and that all its frames ran). On failure the first ERR or NOT_SUPPORTED line of
 the run is printed as "blocking:", so that the reason is on the test's last lines.
 Exit 77 (meson: skipped) without FLOWDPA_DOCA_SAMPLES.
 """
@@ -156,12 +157,16 @@ def run_staged(args, env, work, exp, staged):
             lines.append(None)
             seen.notify_all()
     threading.Thread(target=reader, daemon=True).start()
-    ack = b""
+    ack, pos = b"", 0  # lines[pos:]: not yet matched (stage k's line comes after stage k-1's)
+
+    def find(trigger):
+        return next((i for i in range(pos, len(lines)) if lines[i] is None or trigger in lines[i]), None)
     for k, trigger in enumerate(exp["stages"]):
         with seen:
-            ok = seen.wait_for(lambda: None in lines or any(l and trigger in l for l in lines),
-                               max(0, deadline - time.monotonic()))
-            ok = ok and any(l and trigger in l for l in lines)
+            seen.wait_for(lambda: find(trigger) is not None, max(0, deadline - time.monotonic()))
+            at = find(trigger)
+            ok = at is not None and lines[at] is not None
+            pos = at + 1 if ok else pos
         sends = [(port, frames) for (st, port, frames) in staged if st == k]
         if not check("stage %d sent (after %r)" % (k + 1, trigger), ok, "the sample never logged it"):
             break
