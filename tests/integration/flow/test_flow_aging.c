@@ -280,6 +280,45 @@ static void test_remove_in_callback(void **state)
 	assert_int_equal(ctx[0].deleted, 1);
 }
 
+/* The flow_aging sample's two stages on one pipe: the miss counter counts frames of no
+ * entry only, and keeps counting across the aging. Stage 1: two entries hit, one frame
+ * of no entry (miss 1). Every entry ages and is removed in the callback. Stage 2: the
+ * same three frames all miss (miss 4) and nothing leaves. */
+static void test_staged_miss_counter(void **state)
+{
+	(void)state;
+	uint8_t buf[FLOWDPA_MAX_FRAME];
+	uint32_t len;
+	struct doca_flow_pipe *p = aging_pipe(UINT32_MAX);
+	add_entries(p, NR, 0, 5);
+	for (int i = 0; i < NR; i++)
+		ctx[i].remove_on_age = true;
+	hit(0);
+	hit(8);
+	assert_int_equal(ft_inject_udp4(0, 0x0a000001, 0x0a000002, 1234, 999), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_pop(1, buf, sizeof(buf), &len), DOCA_ERROR_NOT_FOUND);
+	assert_int_equal(ft_miss_pkts(p), 1);
+	/* The sample handles once a second until all have aged. */
+	int aged = 0;
+	for (int s = 0; s < 20 && aged < NR; s++) {
+		flowdpa_clock_advance_ms(1000);
+		aged += handle_cycle(0, 20000, 0);
+	}
+	assert_int_equal(aged, NR);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	for (int i = 0; i < NR; i++) {
+		assert_int_equal(ctx[i].aged, 1);
+		assert_int_equal(ctx[i].deleted, 1);
+	}
+	assert_int_equal(ft_miss_pkts(p), 1); /* aging and removal count nothing */
+	ft_drain(1);
+	assert_int_equal(ft_inject_udp4(0, 0x0a000001, 0x0a000002, 1234, 100), DOCA_SUCCESS);
+	assert_int_equal(ft_inject_udp4(0, 0x0a000001, 0x0a000002, 1234, 108), DOCA_SUCCESS);
+	assert_int_equal(ft_inject_udp4(0, 0x0a000001, 0x0a000002, 1234, 999), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_pop(1, buf, sizeof(buf), &len), DOCA_ERROR_NOT_FOUND);
+	assert_int_equal(ft_miss_pkts(p), 4);
+}
+
 /* Tracked entries go with their pipe and port. */
 static void test_pipe_destroy_and_port_stop(void **state)
 {
@@ -342,6 +381,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_max_entries_and_quota, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_queue_of_the_add, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_remove_in_callback, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_staged_miss_counter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe_destroy_and_port_stop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 	};

@@ -17,7 +17,7 @@
 #include "flow_test_common.h"
 #include "log_capture.h"
 
-#define MAXE 32
+#define MAXE 96
 
 struct ectx {
 	int added, deleted, failed;
@@ -241,6 +241,62 @@ static void resize_cycle(enum doca_flow_pipe_type type)
 	assert_int_equal(ctx[16].failed + ctx[17].failed, 1);
 }
 
+/* DOCA's flow_pipe_resize shape: 80 entries into a pipe of 10 at 80 %, resizing at each
+ * congestion (10 -> 16 -> 32 -> 64 -> 128); afterwards a frame to an entry of every
+ * cycle (and to all 80) leaves port 1 byte for byte as it came in, checksums intact. */
+static void resize_until_80(enum doca_flow_pipe_type type)
+{
+	static const uint32_t sizes[] = {16, 32, 64, 128};
+	struct doca_flow_pipe *p;
+	int cycles = 0;
+	assert_int_equal(make_pipe(type, 10, 80, true, &p), DOCA_SUCCESS);
+	for (int i = 0; i < 80; i++) {
+		add(p, type, i);
+		if (congestion == cycles + 1) {
+			assert_int_equal(doca_flow_pipe_resize(p, 50, nr_cb, reloc_cb), DOCA_SUCCESS);
+			process(0);
+			assert_int_equal(resized, cycles + 1);
+			assert_int_equal(nr_changed_to, sizes[cycles]);
+			cycles++;
+		}
+	}
+	process(0);
+	assert_int_equal(cycles, 4);
+	assert_int_equal(resized_err, 0);
+	/* The ADD result reaches the context the entry had then (a relocation copies it). */
+	for (int i = 0; i < 80; i++) {
+		assert_true(ctx[i].added == 1 || moved[i].added == 1);
+		assert_int_equal(ctx[i].failed + moved[i].failed, 0);
+	}
+	uint8_t in[FLOWDPA_MAX_FRAME], out[FLOWDPA_MAX_FRAME];
+	uint32_t len;
+	ft_drain(1);
+	for (int i = 0; i < 80; i++) {
+		uint32_t n = ft_udp4(in, 0x01020304, 0x08080808u + (uint32_t)i, 1234, (uint16_t)(1000 + i));
+		assert_int_equal(flowdpa_port_inject(0, in, n), DOCA_SUCCESS);
+		assert_int_equal(flowdpa_port_capture_pop(1, out, sizeof(out), &len), DOCA_SUCCESS);
+		assert_int_equal(len, n);
+		assert_memory_equal(out, in, n);
+		assert_true(ft_checksums_ok(out, len));
+		assert_int_equal(ft_entry_pkts(ent[i]), 1);
+	}
+	/* A destination port of no entry misses (drop or no match): nothing leaves. */
+	assert_int_equal(ft_inject_udp4(0, 0x01020304, 0x08080808, 1234, 999), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_pop(1, out, sizeof(out), &len), DOCA_ERROR_NOT_FOUND);
+}
+
+static void test_basic_resize_to_128(void **state)
+{
+	(void)state;
+	resize_until_80(DOCA_FLOW_PIPE_BASIC);
+}
+
+static void test_control_resize_to_128(void **state)
+{
+	(void)state;
+	resize_until_80(DOCA_FLOW_PIPE_CONTROL);
+}
+
 static void test_basic_resize(void **state)
 {
 	(void)state;
@@ -367,6 +423,8 @@ int main(void)
 		cmocka_unit_test(test_before_init),
 		cmocka_unit_test_setup_teardown(test_basic_resize, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_control_resize, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_basic_resize_to_128, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_control_resize_to_128, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_threshold_no_notification, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_pending, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),

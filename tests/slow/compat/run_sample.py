@@ -10,7 +10,8 @@ sample's main), against the build tree's headers and libraries through the unins
 pkg-config files. expect/<name>.json says how to call it, what traffic enters which
 port and what must leave which port (tshark display filters and frame counts). Checks,
 each printed as "check <what>: ok|FAIL": build, exit status 0, no ERR/CRIT log line,
-expected log lines, expected frames. On failure the first ERR or NOT_SUPPORTED line of
+expected log lines, expected frames (and, with "stages", that each stage was sent when
+the sample logged its line and that all its frames ran). On failure the first ERR or NOT_SUPPORTED line of
 the run is printed as "blocking:", so that the reason is on the test's last lines.
 Exit 77 (meson: skipped) without FLOWDPA_DOCA_SAMPLES.
 """
@@ -129,6 +130,71 @@ def blocking(log):
     return None
 
 
+def run_staged(args, env, work, exp, staged):
+    """Run the sample; send stage k's packets (shim/compat_stage.c injects them) once the
+    sample logged exp["stages"][k], and wait until they ran. A trigger that never shows is
+    a failed check "stage k sent". Returns (exit status or "timeout", stdout+stderr)."""
+    import select
+    import threading
+    import time
+    fifo, ackp = os.path.join(work, "stage.fifo"), os.path.join(work, "stage.ack")
+    for p in (fifo, ackp):
+        os.mkfifo(p)
+    # O_RDWR: neither side's open blocks on the other (Linux FIFOs), so a sample that
+    # dies early cannot hang the harness.
+    wfd, afd = os.open(fifo, os.O_RDWR), os.open(ackp, os.O_RDWR | os.O_NONBLOCK)
+    env = dict(env, COMPAT_STAGE_FIFO=fifo, COMPAT_STAGE_ACK=ackp)
+    deadline = time.monotonic() + exp.get("timeout", 40)
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines, seen = [], threading.Condition()
+
+    def reader():
+        for line in proc.stdout:
+            with seen:
+                lines.append(line)
+                seen.notify_all()
+        with seen:
+            lines.append(None)
+            seen.notify_all()
+    threading.Thread(target=reader, daemon=True).start()
+    ack, pos = b"", 0  # lines[pos:]: not yet matched (stage k's line comes after stage k-1's)
+
+    def find(trigger):
+        return next((i for i in range(pos, len(lines)) if lines[i] is None or trigger in lines[i]), None)
+    for k, trigger in enumerate(exp["stages"]):
+        with seen:
+            seen.wait_for(lambda: find(trigger) is not None, max(0, deadline - time.monotonic()))
+            at = find(trigger)
+            ok = at is not None and lines[at] is not None
+            pos = at + 1 if ok else pos
+        sends = [(port, frames) for (st, port, frames) in staged if st == k]
+        if not check("stage %d sent (after %r)" % (k + 1, trigger), ok, "the sample never logged it"):
+            break
+        for i, (port, frames) in enumerate(sends):
+            path = os.path.join(work, "rx%d_stage%d_%d.pcap" % (port, k + 1, i))
+            write_pcap(path, frames)
+            os.write(wfd, ("%d %s\n" % (port, path)).encode())
+        want = b"".join(b"done %d %d\n" % (port, len(frames)) for port, frames in sends)
+        while not ack.startswith(want) and time.monotonic() < deadline:
+            if select.select([afd], [], [], 0.1)[0]:
+                ack += os.read(afd, 4096)
+        ok = check("stage %d: every frame ran" % (k + 1), ack.startswith(want), "shim answered %r" % ack)
+        ack = ack[len(want):]
+        if not ok:
+            break
+    os.close(wfd)
+    try:
+        rc = proc.wait(max(1, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        rc = "timeout"
+    os.close(afd)
+    with seen:
+        seen.wait_for(lambda: None in lines, 5)
+        return rc, "".join(l for l in lines if l)
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
@@ -159,6 +225,8 @@ def main():
     objs = [x.replace("@WORK@", work) for x in exp.get("extra_objs", [])]
     cmd = [cc] + cflags + pkgconfig(build, mods, "--cflags") + srcs + [main_c] + objs
     cmd += [os.path.join(HERE, "shim", s) for s in exp.get("shim_sources", ["flow_common.c"])]
+    if "stages" in exp:
+        cmd.append(os.path.join(HERE, "shim", "compat_stage.c"))
     exe = os.path.join(work, name)
     cmd += ["-o", exe] + pkgconfig(build, mods, "--libs") + ["-Wl,-rpath," + os.path.join(build, "src")]
     for step in exp.get("prebuild", []):
@@ -182,10 +250,13 @@ def main():
     # Traffic and expectations: the first use case of NVIDIA's <sample>_sample.yaml (every
     # stage's packets in one pcap per receiving port, the union of the expected frames per
     # forwarding port, "dump" texts as log lines), then what expect/<name>.json adds.
+    # With "stages" (one log line per yaml stage: where the sample waits for that stage's
+    # packets), each stage is sent when its line appears instead (run_staged), as a tester
+    # does; a sample that ages or removes entries between stages needs that.
     env = {k: v for k, v in os.environ.items() if k != "FLOWDPA_DOCA_SAMPLES"}
     env["FLOWDPA_DEVICES"] = exp.get("devices", "bf3:2")
     env.update(exp.get("env", {}))
-    rx, want, texts = {}, {}, list(exp.get("log", []))
+    rx, want, texts, staged = {}, {}, list(exp.get("log", [])), []
     ydesc = os.path.join(sdir, name + "_sample.yaml")
     if os.path.exists(ydesc) and not exp.get("no_yaml"):
         import yaml  # noqa: needed only with a sample description
@@ -196,10 +267,18 @@ def main():
         rates = {m.group(1): int(m.group(2))
                  for m in re.finditer(r"^\s*-\s*(\S.*?)\s*#\s*rate:\s*(\d+)\s*$", raw, re.M)}
         uc = desc.get("use_cases", [])[exp.get("use_case", 0)]
-        for st in uc.get("stages", []):
+        if "stages" in exp and len(exp["stages"]) != len(uc.get("stages", [])):
+            check("stages", False, "%d trigger lines for %d yaml stages" % (len(exp["stages"]), len(uc.get("stages", []))))
+            sys.exit(1)
+        for k, st in enumerate(uc.get("stages", [])):
             for ps in st.get("packets_to_send", []) or []:
+                frames = []
                 for e in ps["packets"]:
-                    rx.setdefault(int(ps["receiving_port"]), []).extend([pkt.build(e)] * rates.get(e, 1))
+                    frames.extend([pkt.build(e)] * rates.get(e, 1))
+                if "stages" in exp:
+                    staged.append((k, int(ps["receiving_port"]), frames))
+                else:
+                    rx.setdefault(int(ps["receiving_port"]), []).extend(frames)
             for v in st.get("validation", []) or []:
                 if v.get("type") == "packet":
                     for ep in v.get("expected_packets", []) or []:
@@ -220,11 +299,14 @@ def main():
         args = [exe] + exp["args"]
     else:
         args = [exe, str(exp.get("queues", 1)), str(exp.get("ports", 2)), str(exp.get("managers", 1))]
-    try:
-        r = subprocess.run(args, env=env, capture_output=True, text=True, timeout=exp.get("timeout", 40))
-        rc, log = r.returncode, r.stdout + r.stderr
-    except subprocess.TimeoutExpired as e:
-        rc, log = "timeout", (e.stdout or b"").decode() + (e.stderr or b"").decode()
+    if "stages" in exp:
+        rc, log = run_staged(args, env, work, exp, staged)
+    else:
+        try:
+            r = subprocess.run(args, env=env, capture_output=True, text=True, timeout=exp.get("timeout", 40))
+            rc, log = r.returncode, r.stdout + r.stderr
+        except subprocess.TimeoutExpired as e:
+            rc, log = "timeout", (e.stdout or b"").decode() + (e.stderr or b"").decode()
     with open(os.path.join(work, "run.log"), "w") as f:
         f.write(log)
     print("----- run log (%s) -----\n%s----- end of run log -----" % (" ".join(args), log))
