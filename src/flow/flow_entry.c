@@ -258,11 +258,13 @@ static void shared_unref_locking(struct doca_flow_pipe_entry *e)
  */
 static size_t pool_bytes(const struct doca_flow_pipe *pipe)
 {
-	return (size_t)pipe->nr_entries * sizeof(struct doca_flow_pipe_entry);
+	return (size_t)pipe->pool_n * sizeof(struct doca_flow_pipe_entry);
 }
 
 doca_error_t flow_entry_pool_create(struct doca_flow_pipe *pipe)
 {
+	uint32_t reserve = flow_resize_reserve(pipe);
+	pipe->pool_n = reserve > pipe->nr_entries ? reserve : pipe->nr_entries;
 	void *mem = mmap(NULL, pool_bytes(pipe), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 			 -1, 0);
 	CHECK(mem != MAP_FAILED, DOCA_ERROR_NO_MEMORY, "doca_flow_pipe_create: pipe '%s': no memory for %u entries",
@@ -340,7 +342,7 @@ static struct doca_flow_pipe_entry *pool_take(struct doca_flow_pipe *pipe)
 	if (e == NULL) {
 		uint32_t n = atomic_load_explicit(&pipe->pool_used, memory_order_relaxed);
 		do {
-			if (n >= pipe->nr_entries)
+			if (n >= __atomic_load_n(&pipe->nr_entries, __ATOMIC_RELAXED)) /* a resize raises it */
 				return NULL;
 		} while (!atomic_compare_exchange_weak_explicit(&pipe->pool_used, &n, n + 1, memory_order_release,
 								memory_order_relaxed));

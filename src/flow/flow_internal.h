@@ -265,9 +265,11 @@ struct doca_flow_pipe {
 	/* HASH: one entry object per index, so an add allocates nothing (flow_entry_pool_*);
 	 * BASIC: nr_entries objects handed out in order (pool_used), then from pool_free
 	 * (linked through their nic field, under pool_lock). pool is pool_mem aligned to a
-	 * cache line. */
+	 * cache line. pool_n objects are mapped: nr_entries, or what a resizable BASIC pipe
+	 * reserved (flow_resize_reserve), which a resize may raise nr_entries to. */
 	struct doca_flow_pipe_entry *pool;
 	void *pool_mem;
+	uint32_t pool_n;
 	_Atomic uint32_t pool_used;
 	_Atomic(struct doca_flow_pipe_entry *) pool_free;
 	pthread_mutex_t pool_lock;
@@ -421,6 +423,10 @@ void flow_aging_port_free(struct doca_flow_port *port);
 FLOWDPA_MUST_CHECK doca_error_t flow_resize_pipe_init(struct doca_flow_pipe *p, const struct doca_flow_pipe_cfg *cfg,
 						  const char *who);
 void flow_resize_added(struct doca_flow_pipe *p);
+/* Entries a resizable BASIC pipe reserves room for at creation (16x its size, at least
+ * 65536, at most 64M; address space, committed as used), which is as far as a resize can
+ * grow it; 0 for any other pipe. */
+uint32_t flow_resize_reserve(const struct doca_flow_pipe *p);
 void flow_resize_progress(struct doca_flow_port *port, uint16_t q);
 void flow_resize_pipe_gone(struct doca_flow_pipe *p);
 

@@ -359,9 +359,7 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 		attr->port_id = p->port->id;
 		attr->is_root = p->is_root && !p->egress;
 		attr->nr_entries = p->nr_entries;
-		/* A resizable BASIC pipe reserves room for 16x (pages are committed as used). */
-		if (p->resize.resizable && cfg->type == DOCA_FLOW_PIPE_BASIC)
-			attr->max_entries = p->nr_entries >= (1u << 22) ? (1u << 26) : (p->nr_entries < 4096 ? 65536 : p->nr_entries * 16);
+		attr->max_entries = flow_resize_reserve(p);
 		attr->miss_counter = p->miss_counter;
 		attr->map_algorithm = cfg->hash_alg;
 		attr->ps_field = -1;

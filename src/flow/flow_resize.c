@@ -47,6 +47,15 @@ doca_error_t doca_flow_pipe_cfg_set_excluded_queue(struct doca_flow_pipe_cfg *cf
 	return DOCA_SUCCESS;
 }
 
+uint32_t flow_resize_reserve(const struct doca_flow_pipe *p)
+{
+	if (!p->resize.resizable || p->type != DOCA_FLOW_PIPE_BASIC)
+		return 0;
+	if (p->nr_entries >= (1u << 22))
+		return 1u << 26;
+	return p->nr_entries < 4096 ? 65536 : p->nr_entries * 16;
+}
+
 doca_error_t flow_resize_pipe_init(struct doca_flow_pipe *p, const struct doca_flow_pipe_cfg *cfg, const char *who)
 {
 	/* HASH entries are addressed by index: their table cannot grow. */
