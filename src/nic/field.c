@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dp_rewrite.h"
 #include "nic_internal.h"
 
 /* ------------------------------------------------------------------ bit access */
@@ -98,30 +99,7 @@ static uint8_t *hdr_base(const struct nic_field *f, uint8_t *frame, uint32_t len
 
 /* ------------------------------------------------------------------ checksums */
 
-static inline uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-/* RFC 1624 update of the checksum at c for the 16-bit words old -> new (the same rule as
- * the datapath's rewrites: a UDP zero checksum stays, a UDP result of 0 is 0xffff). */
-static void csum_fix(uint8_t *c, const uint8_t *old, const uint8_t *new, uint32_t nwords, bool udp)
-{
-	uint16_t hc = rd16(c);
-	if (udp && hc == 0)
-		return;
-	uint32_t s = (uint16_t)~hc;
-	for (uint32_t i = 0; i < nwords; i++)
-		s += (uint16_t)~rd16(old + 2 * i) + rd16(new + 2 * i);
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	uint16_t r = (uint16_t)~s;
-	if (udp && r == 0)
-		r = 0xffff;
-	c[0] = (uint8_t)(r >> 8);
-	c[1] = (uint8_t)r;
-}
-
+/* Updates use the datapath's own RFC 1624 rule (nic_dp_csum_update, dp_rewrite.h). */
 /* The L4 checksum of the frame that its header or pseudo-header feeds, or NULL. */
 static uint8_t *l4_csum(uint8_t *frame, uint32_t len, const struct nic_hdr_off *off, bool *udp)
 {
@@ -154,13 +132,13 @@ static void hdr_write(const struct nic_field *f, uint8_t *frame, uint32_t len, c
 		return;
 	uint32_t nw = (hi - lo) / 2;
 	if (f->hdr == NIC_FH_IP4)
-		csum_fix(base + 10, old, now, nw, false); /* no field written here overlaps the checksum */
+		nic_dp_csum_update(base + 10, old, now, nw, false); /* no field written here overlaps the checksum */
 	bool udp;
 	uint8_t *l4c = NULL;
 	if (f->hdr == NIC_FH_TCP || f->hdr == NIC_FH_UDP || (f->flags & NIC_FF_PSEUDO))
 		l4c = l4_csum(frame, len, off, &udp);
 	if (l4c)
-		csum_fix(l4c, old, now, nw, udp);
+		nic_dp_csum_update(l4c, old, now, nw, udp);
 }
 
 /* ------------------------------------------------------------------ programs */
