@@ -176,6 +176,10 @@ void nic_entry_match_key(const struct nic_pipe *p, const struct nic_entry *e, st
 
 /* The intern key of actions a on pipe p: only the fields a sets, and, on a pipe without
  * a path-selector field, no L4 port values (the entry keeps those, nic_entry.val). */
+/* intern_key names every field of struct nic_actions (the bytes a field's bit does not
+ * select may be stale): one added to the struct must be added here too. */
+_Static_assert(sizeof(struct nic_actions) == 88, "a new nic_actions field: copy it in intern_key");
+
 static void intern_key(const struct nic_pipe *p, const struct nic_actions *a, struct nic_actions *k)
 {
 	memset(k, 0, sizeof(*k));
