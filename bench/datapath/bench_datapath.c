@@ -162,27 +162,9 @@ static void expect_walk(uint32_t *cnt, int nw, bool lcg, uint32_t n, uint64_t pk
 
 struct doca_flow_pipe *w1_pipe_create(uint32_t n, const char *name)
 {
-	struct doca_flow_match m;
-	struct doca_flow_actions act, *acts[1] = {&act};
-	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
-	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
-	struct doca_flow_fwd miss = {.type = DOCA_FLOW_FWD_DROP};
-	struct doca_flow_pipe_cfg *cfg;
-	struct doca_flow_pipe *pipe;
-	memset(&m, 0, sizeof(m));
-	memset(&act, 0, sizeof(act));
-	m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
-	m.outer.ip4.dst_ip = 0xffffffff;
-	act.outer.udp.l4_port.src_port = 0xffff;
-	TRY(doca_flow_pipe_cfg_create(&cfg, bench_ports[0]));
-	TRY(set_flow_pipe_cfg(cfg, name, DOCA_FLOW_PIPE_BASIC, true));
-	TRY(doca_flow_pipe_cfg_set_nr_entries(cfg, n));
-	TRY(doca_flow_pipe_cfg_set_match(cfg, &m, NULL));
-	TRY(doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1));
-	TRY(doca_flow_pipe_cfg_set_monitor(cfg, &mon));
-	TRY(doca_flow_pipe_cfg_set_miss_counter(cfg, true));
-	TRY(doca_flow_pipe_create(cfg, &fwd, &miss, &pipe));
-	doca_flow_pipe_cfg_destroy(cfg);
+	struct doca_flow_pipe *pipe = ft_w1_pipe(bench_ports[0], DOCA_FLOW_PIPE_BASIC, name, n, true);
+	if (pipe == NULL)
+		bench_die("creating the W1 pipe (the refusal was logged)", DOCA_ERROR_UNKNOWN);
 	return pipe;
 }
 

@@ -206,6 +206,39 @@ static inline struct doca_flow_pipe *ft_udp_dport_pipe(struct doca_flow_port *po
 	return p;
 }
 
+/* The W1 table of bench/datapath and tests/slow/scale: entries on the IPv4 destination
+ * (HASH: hashed on it), a per-entry UDP source-port rewrite and counter, fwd port 1; a
+ * BASIC pipe misses to DROP, counted. NULL on error. */
+static inline struct doca_flow_pipe *ft_w1_pipe(struct doca_flow_port *port, enum doca_flow_pipe_type type,
+						const char *name, uint32_t nr_entries, bool root)
+{
+	struct doca_flow_match m;
+	struct doca_flow_actions act, *acts[1] = {&act};
+	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_fwd miss = {.type = DOCA_FLOW_FWD_DROP};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *p = NULL;
+	bool hash = type == DOCA_FLOW_PIPE_HASH;
+	memset(&m, 0, sizeof(m));
+	memset(&act, 0, sizeof(act));
+	m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
+	m.outer.ip4.dst_ip = 0xffffffff;
+	act.outer.udp.l4_port.src_port = 0xffff;
+	if (doca_flow_pipe_cfg_create(&cfg, port) != DOCA_SUCCESS)
+		return NULL;
+	if (set_flow_pipe_cfg(cfg, name, type, root) != DOCA_SUCCESS ||
+	    doca_flow_pipe_cfg_set_nr_entries(cfg, nr_entries) != DOCA_SUCCESS ||
+	    doca_flow_pipe_cfg_set_match(cfg, hash ? NULL : &m, hash ? &m : NULL) != DOCA_SUCCESS ||
+	    doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1) != DOCA_SUCCESS ||
+	    doca_flow_pipe_cfg_set_monitor(cfg, &mon) != DOCA_SUCCESS ||
+	    (!hash && doca_flow_pipe_cfg_set_miss_counter(cfg, true) != DOCA_SUCCESS) ||
+	    doca_flow_pipe_create(cfg, &fwd, hash ? NULL : &miss, &p) != DOCA_SUCCESS)
+		p = NULL;
+	doca_flow_pipe_cfg_destroy(cfg);
+	return p;
+}
+
 /* The fixture most flow tests share: one queue, VNF mode, ports 0 and 1 started. */
 static inline int ft_setup_two_ports(struct doca_flow_port *ports[2], struct entries_status *status)
 {

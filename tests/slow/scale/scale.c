@@ -135,29 +135,10 @@ static void probes_check_counters(const struct probe *pr, uint32_t n)
 
 static struct doca_flow_pipe *pipe_new(enum doca_flow_pipe_type type, uint32_t n, bool root)
 {
-	struct doca_flow_match m;
-	struct doca_flow_actions act, *acts[1] = {&act};
-	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
-	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
-	struct doca_flow_fwd miss = {.type = DOCA_FLOW_FWD_DROP};
-	struct doca_flow_pipe_cfg *cfg;
-	struct doca_flow_pipe *pipe;
-	memset(&m, 0, sizeof(m));
-	memset(&act, 0, sizeof(act));
-	m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
-	m.outer.ip4.dst_ip = 0xffffffff;
-	act.outer.udp.l4_port.src_port = 0xffff;
-	TRY(doca_flow_pipe_cfg_create(&cfg, ports[0]));
-	TRY(set_flow_pipe_cfg(cfg, type == DOCA_FLOW_PIPE_HASH ? "SCALE_HASH" : "SCALE_BASIC", type, root));
-	TRY(doca_flow_pipe_cfg_set_nr_entries(cfg, n));
-	if (type == DOCA_FLOW_PIPE_HASH)
-		TRY(doca_flow_pipe_cfg_set_match(cfg, NULL, &m));
-	else
-		TRY(doca_flow_pipe_cfg_set_match(cfg, &m, NULL));
-	TRY(doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1));
-	TRY(doca_flow_pipe_cfg_set_monitor(cfg, &mon));
-	TRY(doca_flow_pipe_create(cfg, &fwd, type == DOCA_FLOW_PIPE_HASH ? NULL : &miss, &pipe));
-	doca_flow_pipe_cfg_destroy(cfg);
+	struct doca_flow_pipe *pipe =
+		ft_w1_pipe(ports[0], type, type == DOCA_FLOW_PIPE_HASH ? "SCALE_HASH" : "SCALE_BASIC", n, root);
+	if (pipe == NULL)
+		die("creating the pipe (the refusal was logged)", DOCA_ERROR_UNKNOWN);
 	return pipe;
 }
 
