@@ -272,6 +272,7 @@ void doca_flow_destroy(void)
 		free(p);
 		p = next;
 	}
+	flow_pipe_ids_free();
 	while (r) {
 		struct doca_flow_external_resource *next = r->next;
 		nic_idxsel_destroy(r->sel);
@@ -548,8 +549,10 @@ static void port_report(struct core_json *j, void *arg)
 static void port_release(struct doca_flow_port *p)
 {
 	flow_aging_port_free(p);
-	for (uint16_t q = 0; q < p->nr_queues; q++)
+	for (uint16_t q = 0; q < p->nr_queues; q++) {
 		pthread_mutex_destroy(&p->queues[q].lock);
+		free(p->queues[q].ring);
+	}
 	free(p->queues);
 	p->queues = NULL;
 	p->nr_queues = 0;

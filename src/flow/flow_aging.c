@@ -145,7 +145,8 @@ static void rec_remove(struct flow_aging *ag, struct aging_rec **link)
 static uint64_t entry_pkts(const struct doca_flow_pipe_entry *e)
 {
 	uint64_t pkts = 0, bytes;
-	if (e->nic == NULL || nic_entry_counter_read(e->nic, &pkts, &bytes) != DOCA_SUCCESS)
+	struct nic_entry *ne = flow_entry_nic(e);
+	if (ne == NULL || nic_entry_counter_read(flow_entry_pipe(e)->nic, ne, &pkts, &bytes) != DOCA_SUCCESS)
 		return 0;
 	return pkts;
 }
@@ -160,7 +161,7 @@ uint32_t flow_aging_entry_sec(const struct doca_flow_pipe *pipe, const struct do
 
 void flow_aging_track(struct doca_flow_pipe_entry *e, uint16_t queue, uint32_t aging_sec)
 {
-	struct doca_flow_port *port = e->pipe->port;
+	struct doca_flow_port *port = flow_entry_pipe(e)->port;
 	/* Created once, under flow_g.lock; readers that do not take it load it atomically. */
 	pthread_mutex_lock(&flow_g.lock);
 	if (port->aging == NULL)
@@ -172,7 +173,7 @@ void flow_aging_track(struct doca_flow_pipe_entry *e, uint16_t queue, uint32_t a
 		/* The entry works, it just never ages: say so once per entry. */
 		CORE_LOG_WARN("doca_flow_entries_process: port %u pipe '%s': no memory to track the entry's aging "
 			     "(aging_sec %u); it will not age",
-			     port->id, e->pipe->name, aging_sec);
+			     port->id, flow_entry_pipe(e)->name, aging_sec);
 		return;
 	}
 	r->e = e;
@@ -200,7 +201,7 @@ void flow_aging_track(struct doca_flow_pipe_entry *e, uint16_t queue, uint32_t a
 
 void flow_aging_untrack(struct doca_flow_pipe_entry *e)
 {
-	struct flow_aging *ag = __atomic_load_n(&e->pipe->port->aging, __ATOMIC_ACQUIRE);
+	struct flow_aging *ag = __atomic_load_n(&flow_entry_pipe(e)->port->aging, __ATOMIC_ACQUIRE);
 	if (ag == NULL)
 		return;
 	pthread_mutex_lock(&ag->lock);
@@ -218,7 +219,7 @@ void flow_aging_drop_pipe(struct doca_flow_pipe *pipe)
 	pthread_mutex_lock(&ag->lock);
 	for (struct aging_rec *r = ag->head, *next; r; r = next) {
 		next = r->next;
-		if (r->e->pipe == pipe)
+		if (r->e->pipe_id == pipe->id)
 			rec_remove(ag, rec_find(ag, r->e));
 	}
 	pthread_mutex_unlock(&ag->lock);

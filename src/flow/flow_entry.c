@@ -16,10 +16,11 @@
 
 DOCA_LOG_REGISTER(FLOW::ENTRY);
 
-/* An entry of a BASIC or CONTROL pipe, or of a HASH index whose pool slot was taken. */
+/* An entry of a CONTROL pipe, or of a BASIC or HASH pipe whose pool had no free slot. */
 struct flow_heap_entry {
 	struct doca_flow_pipe_entry e; /* first: the handle is the object's address */
 	struct flow_heap_entry *next, *prev;
+	struct nic_entry *nic; /* CONTROL: its NIC entry (in_nic); others find theirs by slot */
 };
 
 /* ------------------------------------------------------------------ op cache */
@@ -105,63 +106,104 @@ void flow_op_cache_drain(void)
 
 /* ------------------------------------------------------------------ queues */
 
-static struct doca_flow_pipe_entry *op_entry(struct flow_op *op)
+/* A queue item: an ADD or UPD record, or (low bit set) the entry a DEL removes. */
+#define QITEM_DEL 1u
+
+static uintptr_t qitem_del(struct doca_flow_pipe_entry *e)
 {
-	switch (op->type) {
-	case FLOW_OP_ADD:
-		return ((struct flow_add_op *)(void *)op)->entry;
-	case FLOW_OP_UPD:
-		return ((struct flow_upd_op *)(void *)op)->entry;
-	default: /* the DEL is embedded in its entry */
-		return (struct doca_flow_pipe_entry *)(void *)((char *)op - offsetof(struct doca_flow_pipe_entry, del_op));
-	}
+	return (uintptr_t)e | QITEM_DEL;
+}
+
+static struct doca_flow_pipe_entry *qitem_entry(uintptr_t it)
+{
+	if (it & QITEM_DEL)
+		return (struct doca_flow_pipe_entry *)(it & ~(uintptr_t)QITEM_DEL);
+	const struct flow_op *op = (const struct flow_op *)it;
+	if (op->type == FLOW_OP_ADD)
+		return ((const struct flow_add_op *)(const void *)op)->entry;
+	return ((const struct flow_upd_op *)(const void *)op)->entry;
 }
 
 static uint32_t ops_pending(const struct doca_flow_pipe_entry *e)
 {
-	uint32_t done = atomic_load_explicit(&e->ops_done, memory_order_acquire);
-	return atomic_load_explicit(&e->ops_queued, memory_order_relaxed) - done;
+	uint16_t done = atomic_load_explicit(&e->ops_done, memory_order_acquire);
+	return (uint16_t)(atomic_load_explicit(&e->ops_queued, memory_order_relaxed) - done);
 }
 
 /* After executing one of the entry's operations; release: what it did is seen by
  * whoever then finds nothing pending and queues on another queue. */
 static void ops_one_done(struct doca_flow_pipe_entry *e)
 {
-	uint32_t done = atomic_load_explicit(&e->ops_done, memory_order_relaxed);
-	atomic_store_explicit(&e->ops_done, done + 1, memory_order_release);
+	uint16_t done = atomic_load_explicit(&e->ops_done, memory_order_relaxed);
+	atomic_store_explicit(&e->ops_done, (uint16_t)(done + 1), memory_order_release);
 }
 
-static void queue_push(struct doca_flow_port *port, uint16_t q, struct flow_op *op, struct doca_flow_pipe_entry *e)
+/* Double the ring (lock held): the items move to the front in FIFO order. */
+static bool queue_grow(struct flow_queue *fq)
+{
+	uint32_t cap = fq->cap ? fq->cap * 2 : 64;
+	uintptr_t *ring = core_malloc((size_t)cap * sizeof(*ring));
+	if (ring == NULL)
+		return false;
+	for (uint32_t i = 0; i < fq->pending; i++)
+		ring[i] = fq->ring[(fq->head + i) & (fq->cap - 1)];
+	free(fq->ring);
+	fq->ring = ring;
+	fq->cap = cap;
+	fq->head = 0;
+	return true;
+}
+
+/* Append item for entry e; false (nothing queued) when the ring could not grow. */
+static bool queue_push(struct doca_flow_port *port, uint16_t q, uintptr_t item, struct doca_flow_pipe_entry *e)
 {
 	struct flow_queue *fq = &port->queues[q];
-	op->next = NULL;
 	pthread_mutex_lock(&fq->lock);
+	if (fq->pending == fq->cap && !queue_grow(fq)) {
+		pthread_mutex_unlock(&fq->lock);
+		return false;
+	}
 	/* Counted before the processing thread can see the operation. */
-	uint32_t queued = atomic_load_explicit(&e->ops_queued, memory_order_relaxed);
-	atomic_store_explicit(&e->ops_queued, queued + 1, memory_order_relaxed);
-	if (fq->tail)
-		fq->tail->next = op;
-	else
-		fq->head = op;
-	fq->tail = op;
+	uint16_t queued = atomic_load_explicit(&e->ops_queued, memory_order_relaxed);
+	atomic_store_explicit(&e->ops_queued, (uint16_t)(queued + 1), memory_order_relaxed);
+	fq->ring[(fq->head + fq->pending) & (fq->cap - 1)] = item;
 	fq->pending++;
 	pthread_mutex_unlock(&fq->lock);
+	return true;
+}
+
+/* The oldest item of the queue, or 0 when it is empty. */
+static uintptr_t queue_pop(struct flow_queue *fq)
+{
+	uintptr_t it = 0;
+	pthread_mutex_lock(&fq->lock);
+	if (fq->pending) {
+		it = fq->ring[fq->head];
+		fq->head = (fq->head + 1) & (fq->cap - 1);
+		fq->pending--;
+	}
+	pthread_mutex_unlock(&fq->lock);
+	return it;
 }
 
 /*
  * Queues an operation of an existing entry. One on another queue while some are still
  * pending would let the DEL run (and free the entry) before them: refused instead.
  */
-static doca_error_t entry_queue_op(struct doca_flow_pipe_entry *e, uint16_t q, struct flow_op *op, const char *who)
+static doca_error_t entry_queue_op(struct doca_flow_pipe_entry *e, uint16_t q, uintptr_t item, const char *who)
 {
 	uint32_t pending = ops_pending(e);
 
 	CHECK(pending == 0 || e->ops_queue == q, DOCA_ERROR_BAD_STATE,
 	      "%s: the entry has %u operation(s) pending on queue %u; use that queue or process it first", who,
 	      pending, e->ops_queue);
+	CHECK(pending < UINT16_MAX, DOCA_ERROR_BAD_STATE,
+	      "%s: the entry has %u operations pending, the most it can; call doca_flow_entries_process", who,
+	      pending);
 	if (pending == 0)
-		e->ops_queue = q;
-	queue_push(e->pipe->port, q, op, e);
+		e->ops_queue = (uint8_t)q;
+	if (!queue_push(flow_entry_pipe(e)->port, q, item, e))
+		return CORE_LOG_NOMEM(who, "the queue");
 	return DOCA_SUCCESS;
 }
 
@@ -170,22 +212,21 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 	for (uint16_t q = 0; q < port->nr_queues; q++) {
 		struct flow_queue *fq = &port->queues[q];
 		pthread_mutex_lock(&fq->lock);
-		struct flow_op **link = &fq->head, *last = NULL;
-		while (*link) {
-			struct flow_op *op = *link;
-			if (op_entry(op)->pipe == pipe) {
-				*link = op->next;
-				fq->pending--;
-				if (op->type == FLOW_OP_ADD && pipe->type == DOCA_FLOW_PIPE_CONTROL)
-					free(((struct flow_add_op *)op)->attr.cond); /* never added */
-				if (op->type != FLOW_OP_DEL)
-					op_free(op); /* first member of its record */
-			} else {
-				last = op;
-				link = &op->next;
+		uint32_t kept = 0;
+		for (uint32_t i = 0; i < fq->pending; i++) {
+			uintptr_t it = fq->ring[(fq->head + i) & (fq->cap - 1)];
+			if (qitem_entry(it)->pipe_id != pipe->id) {
+				fq->ring[(fq->head + kept++) & (fq->cap - 1)] = it;
+				continue;
 			}
+			if (it & QITEM_DEL)
+				continue;
+			struct flow_op *op = (struct flow_op *)it;
+			if (op->type == FLOW_OP_ADD && pipe->type == DOCA_FLOW_PIPE_CONTROL)
+				free(((struct flow_add_op *)op)->attr.cond); /* never added */
+			op_free(op); /* first member of its record */
 		}
-		fq->tail = last;
+		fq->pending = kept;
 		pthread_mutex_unlock(&fq->lock);
 	}
 }
@@ -204,8 +245,8 @@ void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id)
 	for (uint16_t q = 0; q < owner->nr_queues; q++) {
 		struct flow_queue *fq = &owner->queues[q];
 		pthread_mutex_lock(&fq->lock);
-		for (struct flow_op *op = fq->head; op; op = op->next) {
-			const struct doca_flow_pipe *pipe = op_entry(op)->pipe;
+		for (uint32_t i = 0; i < fq->pending; i++) {
+			const struct doca_flow_pipe *pipe = flow_entry_pipe(qitem_entry(fq->ring[(fq->head + i) & (fq->cap - 1)]));
 			if (first == NULL)
 				first = pipe;
 			elsewhere += pipe != first;
@@ -232,8 +273,9 @@ void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id)
 static void shared_unref(struct doca_flow_pipe_entry *e)
 {
 	if (e->shared_id >= 0) {
-		assert(e->pipe->port->shared_counters[e->shared_id].refs > 0);
-		e->pipe->port->shared_counters[e->shared_id].refs--;
+		struct doca_flow_port *port = flow_entry_pipe(e)->port;
+		assert(port->shared_counters[e->shared_id].refs > 0);
+		port->shared_counters[e->shared_id].refs--;
 		e->shared_id = -1;
 	}
 }
@@ -302,8 +344,18 @@ static uint32_t pool_slots(const struct doca_flow_pipe *pipe)
 
 static bool in_pool(const struct doca_flow_pipe_entry *e)
 {
-	const struct doca_flow_pipe *p = e->pipe;
-	return p->pool && (uintptr_t)e - (uintptr_t)p->pool < (size_t)p->nr_entries * sizeof(*e);
+	const struct doca_flow_pipe *p = flow_entry_pipe(e);
+	return p->pool && (uintptr_t)e - (uintptr_t)p->pool < (size_t)p->pool_n * sizeof(*e);
+}
+
+struct nic_entry *flow_entry_nic(const struct doca_flow_pipe_entry *e)
+{
+	if (!e->in_nic)
+		return NULL;
+	const struct doca_flow_pipe *p = flow_entry_pipe(e);
+	if (p->type == DOCA_FLOW_PIPE_CONTROL)
+		return ((const struct flow_heap_entry *)(const void *)e)->nic;
+	return nic_pipe_entry_at(p->nic, e->index); /* HASH: index; BASIC: nic_slot */
 }
 
 static struct doca_flow_pipe_entry *slot_init(struct doca_flow_pipe_entry *e);
@@ -335,7 +387,7 @@ static struct doca_flow_pipe_entry *pool_take(struct doca_flow_pipe *pipe)
 		pthread_mutex_lock(&pipe->pool_lock);
 		e = atomic_load_explicit(&pipe->pool_free, memory_order_relaxed);
 		if (e != NULL)
-			atomic_store_explicit(&pipe->pool_free, (struct doca_flow_pipe_entry *)(void *)e->nic,
+			atomic_store_explicit(&pipe->pool_free, (struct doca_flow_pipe_entry *)e->usr_ctx,
 					      memory_order_relaxed);
 		pthread_mutex_unlock(&pipe->pool_lock);
 	}
@@ -362,10 +414,8 @@ static struct doca_flow_pipe_entry *slot_init(struct doca_flow_pipe_entry *e)
 	e->ops_queue = 0;
 	e->status = DOCA_FLOW_ENTRY_STATUS_IN_PROCESS;
 	e->del_queued = false;
-	e->nic = NULL;
+	e->in_nic = false;
 	e->usr_ctx = NULL;
-	e->del_op.next = NULL;
-	e->del_op.type = FLOW_OP_DEL;
 	return e;
 }
 
@@ -381,9 +431,8 @@ static struct doca_flow_pipe_entry *entry_obtain(struct doca_flow_pipe *pipe, ui
 			return NULL;
 		e = &h->e;
 		e->shared_id = -1;
-		e->del_op.type = FLOW_OP_DEL;
 	}
-	e->pipe = pipe;
+	e->pipe_id = pipe->id;
 	return e;
 }
 
@@ -391,11 +440,11 @@ static struct doca_flow_pipe_entry *entry_obtain(struct doca_flow_pipe *pipe, ui
 static void entry_release(struct doca_flow_pipe_entry *e)
 {
 	if (in_pool(e)) {
-		struct doca_flow_pipe *p = e->pipe;
+		struct doca_flow_pipe *p = flow_entry_pipe(e);
 		if (p->type == DOCA_FLOW_PIPE_BASIC) {
 			pthread_mutex_lock(&p->pool_lock);
 			atomic_store_explicit(&e->magic, FLOW_ENTRY_DEAD, memory_order_relaxed);
-			e->nic = (struct nic_entry *)(void *)atomic_load_explicit(&p->pool_free, memory_order_relaxed);
+			e->usr_ctx = atomic_load_explicit(&p->pool_free, memory_order_relaxed);
 			atomic_store_explicit(&p->pool_free, e, memory_order_relaxed);
 			pthread_mutex_unlock(&p->pool_lock);
 			return;
@@ -411,7 +460,7 @@ static void entry_release(struct doca_flow_pipe_entry *e)
 static void heap_link(struct doca_flow_pipe_entry *e)
 {
 	struct flow_heap_entry *h = (struct flow_heap_entry *)(void *)e;
-	struct doca_flow_pipe *p = e->pipe;
+	struct doca_flow_pipe *p = flow_entry_pipe(e);
 	h->prev = NULL;
 	h->next = p->entries;
 	if (p->entries)
@@ -422,7 +471,7 @@ static void heap_link(struct doca_flow_pipe_entry *e)
 static void heap_unlink(struct doca_flow_pipe_entry *e)
 {
 	struct flow_heap_entry *h = (struct flow_heap_entry *)(void *)e;
-	struct doca_flow_pipe *p = e->pipe;
+	struct doca_flow_pipe *p = flow_entry_pipe(e);
 	if (h->prev)
 		h->prev->next = h->next;
 	else
@@ -612,23 +661,35 @@ static void entry_discard(struct flow_add_op *a)
 	op_free(a);
 }
 
-static void entry_queue_add(uint16_t q, struct flow_add_op *a, struct doca_flow_pipe_entry **entry)
+static doca_error_t entry_queue_add(uint16_t q, struct flow_add_op *a, struct doca_flow_pipe_entry **entry,
+				    const char *who)
 {
 	struct doca_flow_pipe_entry *e = a->entry;
-	struct doca_flow_pipe *p = e->pipe;
+	struct doca_flow_pipe *p = flow_entry_pipe(e);
 	/* Pool slots are found by index, not on a list: no global lock on their insertion. */
-	if (!in_pool(e)) {
+	bool heap = !in_pool(e);
+	if (heap) {
 		pthread_mutex_lock(&flow_g.lock);
 		heap_link(e);
 		pthread_mutex_unlock(&flow_g.lock);
 	}
 	atomic_fetch_add_explicit(&p->nr_entries_live, 1, memory_order_relaxed);
-	e->ops_queue = q;
-	queue_push(p->port, q, &a->op, e);
+	e->ops_queue = (uint8_t)q;
+	if (!queue_push(p->port, q, (uintptr_t)&a->op, e)) {
+		atomic_fetch_sub_explicit(&p->nr_entries_live, 1, memory_order_relaxed);
+		if (heap) {
+			pthread_mutex_lock(&flow_g.lock);
+			heap_unlink(e);
+			pthread_mutex_unlock(&flow_g.lock);
+		}
+		entry_discard(a);
+		return CORE_LOG_NOMEM(who, "the queue");
+	}
 	if (entry)
 		*entry = e;
 	if (p->resize.threshold) /* may deliver CONGESTION_REACHED (flow_resize.c) */
 		flow_resize_added(p);
+	return DOCA_SUCCESS;
 }
 
 doca_error_t doca_flow_pipe_basic_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
@@ -653,8 +714,7 @@ doca_error_t doca_flow_pipe_basic_add_entry(uint16_t pipe_queue, struct doca_flo
 		return err;
 	}
 	CORE_LOG_TRC("%s: pipe '%s' queue %u: entry add queued", who, pipe->name, pipe_queue);
-	entry_queue_add(pipe_queue, a, entry);
-	return DOCA_SUCCESS;
+	return entry_queue_add(pipe_queue, a, entry, who);
 }
 
 doca_error_t doca_flow_pipe_control_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe,
@@ -701,8 +761,7 @@ doca_error_t doca_flow_pipe_control_add_entry(uint16_t pipe_queue, struct doca_f
 	}
 	a->attr.cond = cond; /* the NIC entry owns it once added; an add that fails frees it */
 	CORE_LOG_TRC("%s: pipe '%s' queue %u: entry add queued (priority %u)", who, pipe->name, pipe_queue, priority);
-	entry_queue_add(pipe_queue, a, entry);
-	return DOCA_SUCCESS;
+	return entry_queue_add(pipe_queue, a, entry, who);
 }
 
 doca_error_t doca_flow_pipe_hash_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe, uint32_t entry_index,
@@ -724,8 +783,7 @@ doca_error_t doca_flow_pipe_hash_add_entry(uint16_t pipe_queue, struct doca_flow
 	if (err != DOCA_SUCCESS)
 		return err;
 	CORE_LOG_TRC("%s: pipe '%s' queue %u: entry %u add queued", who, pipe->name, pipe_queue, entry_index);
-	entry_queue_add(pipe_queue, a, entry);
-	return DOCA_SUCCESS;
+	return entry_queue_add(pipe_queue, a, entry, who);
 }
 
 static bool entry_valid(const struct doca_flow_pipe_entry *e, const char *who)
@@ -752,7 +810,7 @@ doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_queue, struct doca_
 		return err;
 	if (!entry_valid(entry, who))
 		return DOCA_ERROR_INVALID_VALUE;
-	CHECK(entry->pipe == pipe, DOCA_ERROR_INVALID_VALUE, "%s: the entry does not belong to pipe '%s'", who,
+	CHECK(flow_entry_pipe(entry) == pipe, DOCA_ERROR_INVALID_VALUE, "%s: the entry does not belong to pipe '%s'", who,
 	      pipe->name);
 	CHECK(pipe->type == DOCA_FLOW_PIPE_BASIC || pipe->type == DOCA_FLOW_PIPE_HASH, DOCA_ERROR_INVALID_VALUE,
 	      "%s: pipe '%s' is neither BASIC nor HASH", who, pipe->name);
@@ -772,7 +830,7 @@ doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_queue, struct doca_
 	flow_actions_entry(&pipe->act[action_idx], actions, pipe->ps_field, &op->actions, &op->ps_value);
 	op->op.type = FLOW_OP_UPD;
 	op->entry = entry;
-	err = entry_queue_op(entry, pipe_queue, &op->op, who);
+	err = entry_queue_op(entry, pipe_queue, (uintptr_t)&op->op, who);
 	if (err != DOCA_SUCCESS) {
 		op_free(op);
 		return err;
@@ -788,14 +846,15 @@ doca_error_t doca_flow_pipe_remove_entry(uint16_t pipe_queue, uint32_t flags, st
 	static const char *who = "doca_flow_pipe_remove_entry";
 	if (!entry_valid(entry, who))
 		return DOCA_ERROR_INVALID_VALUE;
-	doca_error_t err = check_common(pipe_queue, entry->pipe, flags, who);
+	doca_error_t err = check_common(pipe_queue, flow_entry_pipe(entry), flags, who);
 	if (err != DOCA_SUCCESS)
 		return err;
 	CHECK(!entry->del_queued, DOCA_ERROR_BAD_STATE, "%s: the entry is already being removed", who);
-	err = entry_queue_op(entry, pipe_queue, &entry->del_op, who);
+	err = entry_queue_op(entry, pipe_queue, qitem_del(entry), who);
 	if (err == DOCA_SUCCESS) {
 		entry->del_queued = true;
-		CORE_LOG_TRC("%s: pipe '%s' queue %u: entry removal queued", who, entry->pipe->name, pipe_queue);
+		CORE_LOG_TRC("%s: pipe '%s' queue %u: entry removal queued", who, flow_entry_pipe(entry)->name,
+			     pipe_queue);
 	}
 	return err;
 }
@@ -829,7 +888,7 @@ const struct doca_flow_port *flow_in_entry_cb(const struct doca_flow_port *port)
 static void entry_forget(struct doca_flow_pipe_entry *e)
 {
 	bool pooled = in_pool(e);
-	atomic_fetch_sub_explicit(&e->pipe->nr_entries_live, 1, memory_order_relaxed);
+	atomic_fetch_sub_explicit(&flow_entry_pipe(e)->nr_entries_live, 1, memory_order_relaxed);
 	if (pooled && e->shared_id < 0)
 		return;
 	pthread_mutex_lock(&flow_g.lock);
@@ -849,18 +908,25 @@ static void complete(struct doca_flow_pipe_entry *e, uint16_t q, enum doca_flow_
 static void execute_add(struct flow_add_op *a, uint16_t q)
 {
 	struct doca_flow_pipe_entry *e = a->entry;
-	doca_error_t err = nic_entry_add(e->pipe->nic, &a->attr, &e->nic);
-	if (err != DOCA_SUCCESS && e->pipe->type == DOCA_FLOW_PIPE_CONTROL)
+	struct doca_flow_pipe *pipe = flow_entry_pipe(e);
+	struct nic_entry *ne;
+	doca_error_t err = nic_entry_add(pipe->nic, &a->attr, &ne);
+	if (err == DOCA_SUCCESS) {
+		if (pipe->type == DOCA_FLOW_PIPE_CONTROL)
+			((struct flow_heap_entry *)(void *)e)->nic = ne;
+		else if (pipe->type == DOCA_FLOW_PIPE_BASIC)
+			e->nic_slot = nic_pipe_entry_slot(pipe->nic, ne);
+		e->in_nic = true;
+	} else if (pipe->type == DOCA_FLOW_PIPE_CONTROL) {
 		free(a->attr.cond); /* the NIC owns it only once added */
+	}
 	uint32_t aging_sec = a->aging_sec;
 	op_free(a);
 	if (err == DOCA_SUCCESS && aging_sec)
 		flow_aging_track(e, q, aging_sec);
 	e->status = err == DOCA_SUCCESS ? DOCA_FLOW_ENTRY_STATUS_SUCCESS : DOCA_FLOW_ENTRY_STATUS_ERROR;
-	if (err != DOCA_SUCCESS) {
-		e->nic = NULL;
+	if (err != DOCA_SUCCESS)
 		shared_unref_locking(e); /* a failed add counts nothing */
-	}
 	ops_one_done(e);
 	complete(e, q, (enum doca_flow_entry_status)e->status, DOCA_FLOW_ENTRY_OP_ADD);
 }
@@ -868,7 +934,9 @@ static void execute_add(struct flow_add_op *a, uint16_t q)
 static void execute_upd(struct flow_upd_op *u, uint16_t q)
 {
 	struct doca_flow_pipe_entry *e = u->entry;
-	doca_error_t err = e->nic ? nic_entry_update(e->nic, &u->actions, u->ps_value, &u->fwd) : DOCA_ERROR_BAD_STATE;
+	struct nic_entry *ne = flow_entry_nic(e);
+	doca_error_t err = ne ? nic_entry_update(flow_entry_pipe(e)->nic, ne, &u->actions, u->ps_value, &u->fwd)
+			      : DOCA_ERROR_BAD_STATE;
 	op_free(u);
 	e->status = err == DOCA_SUCCESS ? DOCA_FLOW_ENTRY_STATUS_SUCCESS : DOCA_FLOW_ENTRY_STATUS_ERROR;
 	ops_one_done(e);
@@ -878,41 +946,41 @@ static void execute_upd(struct flow_upd_op *u, uint16_t q)
 static void execute_del(struct doca_flow_pipe_entry *e, uint16_t q)
 {
 	/* nic_entry_remove waits until no packet can still use the entry. */
-	if (e->nic && nic_entry_remove(e->nic) != DOCA_SUCCESS) {
+	struct doca_flow_pipe *pipe = flow_entry_pipe(e); /* pipe objects outlive their destruction */
+	struct nic_pipe *np = pipe->nic;
+	struct nic_entry *nic = flow_entry_nic(e);
+	if (nic && nic_entry_remove(np, nic) != DOCA_SUCCESS) {
 		e->del_queued = false; /* still live: the program may retry */
 		ops_one_done(e);
 		complete(e, q, DOCA_FLOW_ENTRY_STATUS_ERROR, DOCA_FLOW_ENTRY_OP_DEL);
 		return;
 	}
-	struct doca_flow_pipe *pipe = e->pipe; /* pipe objects outlive their destruction */
-	struct nic_entry *nic = e->nic;
 	/* The callback may still read the entry's final counters. */
 	complete(e, q, DOCA_FLOW_ENTRY_STATUS_SUCCESS, DOCA_FLOW_ENTRY_OP_DEL);
 	if (pipe->magic != FLOW_PIPE_MAGIC) {
 		/* The callback destroyed the pipe, and the entry with it (flow_entry_destroy_all),
 		 * but not its NIC entry: that was unlinked from the NIC pipe above. */
-		nic_entry_free(nic);
+		nic_entry_free(np, nic);
 		return;
 	}
+	e->in_nic = false;
 	flow_aging_untrack(e);
 	entry_forget(e);
-	nic_entry_free(nic);
+	nic_entry_free(np, nic);
 	entry_release(e);
 }
 
-static void execute(struct flow_op *op, uint16_t q)
+static void execute(uintptr_t it, uint16_t q)
 {
-	switch (op->type) {
-	case FLOW_OP_ADD:
-		execute_add((struct flow_add_op *)(void *)op, q);
-		break;
-	case FLOW_OP_UPD:
-		execute_upd((struct flow_upd_op *)(void *)op, q);
-		break;
-	case FLOW_OP_DEL:
-		execute_del(op_entry(op), q);
-		break;
+	if (it & QITEM_DEL) {
+		execute_del(qitem_entry(it), q);
+		return;
 	}
+	struct flow_op *op = (struct flow_op *)it;
+	if (op->type == FLOW_OP_ADD)
+		execute_add((struct flow_add_op *)(void *)op, q);
+	else
+		execute_upd((struct flow_upd_op *)(void *)op, q);
 }
 
 doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pipe_queue, uint64_t timeout,
@@ -941,19 +1009,11 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 	 * operation costs nothing measurable (bench_datapath -i).
 	 */
 	while (total < budget) {
-		pthread_mutex_lock(&fq->lock);
-		struct flow_op *op = fq->head;
-		if (op != NULL) {
-			fq->head = op->next;
-			if (fq->head == NULL)
-				fq->tail = NULL;
-			fq->pending--;
-		}
-		pthread_mutex_unlock(&fq->lock);
-		if (op == NULL)
+		uintptr_t it = queue_pop(fq);
+		if (it == 0)
 			break;
 		total++;
-		execute(op, pipe_queue);
+		execute(it, pipe_queue);
 	}
 	/* A resize completes on a queue its pipe does not exclude (flow_resize.c). */
 	if (atomic_load_explicit(&port->resizes_pending, memory_order_acquire))
@@ -987,11 +1047,13 @@ doca_error_t doca_flow_resource_query_entry(struct doca_flow_pipe_entry *entry, 
 	if (!entry_valid(entry, __func__))
 		return DOCA_ERROR_INVALID_VALUE;
 	CHECK(data != NULL, DOCA_ERROR_INVALID_VALUE, "%s: data is NULL", __func__);
-	CHECK(entry->nic != NULL, DOCA_ERROR_BAD_STATE, "%s: entry of pipe '%s' is not in the NIC (status %u)",
-	      __func__, entry->pipe->name, (unsigned)entry->status);
+	const struct doca_flow_pipe *pipe = flow_entry_pipe(entry);
+	struct nic_entry *ne = flow_entry_nic(entry);
+	CHECK(ne != NULL, DOCA_ERROR_BAD_STATE, "%s: entry of pipe '%s' is not in the NIC (status %u)", __func__,
+	      pipe->name, (unsigned)entry->status);
 	uint64_t pkts, bytes;
-	CHECK(nic_entry_counter_read(entry->nic, &pkts, &bytes) == DOCA_SUCCESS, DOCA_ERROR_INVALID_VALUE,
-	      "%s: entry of pipe '%s' has no counter", __func__, entry->pipe->name);
+	CHECK(nic_entry_counter_read(pipe->nic, ne, &pkts, &bytes) == DOCA_SUCCESS, DOCA_ERROR_INVALID_VALUE,
+	      "%s: entry of pipe '%s' has no counter", __func__, pipe->name);
 	data->counter.total_pkts = pkts;
 	data->counter.total_bytes = bytes;
 	return DOCA_SUCCESS;

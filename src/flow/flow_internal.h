@@ -29,6 +29,8 @@
 #define FLOW_MAX_QUEUES 256
 #define FLOW_DEFAULT_NR_ENTRIES 8192
 #define FLOW_DEFAULT_SHARED_COUNTERS 1024
+#define FLOW_PIPE_CHUNK 4096 /* pipe ids per chunk of flow_g.pipe_dir */
+#define FLOW_PIPE_DIR 1024   /* chunks: at most 4M pipes per DOCA Flow session */
 
 struct doca_flow_cfg {
 	uint16_t pipe_queues;
@@ -59,12 +61,11 @@ enum flow_op_type {
 };
 
 /*
- * A queued operation: a link and its kind. ADD and UPD records (flow_entry.c's
- * per-thread cache) name their entry; a DEL is embedded in its entry, which it follows
- * from. Sixteen bytes, so that an entry fits one cache line.
+ * A queued operation's kind. ADD and UPD records (flow_entry.c's per-thread cache) start
+ * with it and name their entry; a DEL is the entry itself, queued as its address with
+ * the low bit set (flow_entry.c, struct flow_queue), so an entry needs no room for one.
  */
 struct flow_op {
-	struct flow_op *next;
 	enum flow_op_type type;
 };
 
@@ -85,9 +86,12 @@ struct flow_upd_op {
 	struct nic_fwd fwd;
 };
 
+/* A FIFO of operations: a ring of words, an ADD/UPD record's address or, low bit set,
+ * an entry to delete; grown (doubled) under the lock when full. */
 struct flow_queue {
 	pthread_mutex_t lock;
-	struct flow_op *head, *tail;
+	uintptr_t *ring;
+	uint32_t head, cap; /* cap: a power of two, or 0 before the first push */
 	uint32_t pending;
 };
 
@@ -233,6 +237,7 @@ struct flow_match_prog {
 
 struct doca_flow_pipe {
 	uint32_t magic;
+	uint32_t id; /* in flow_g.pipe_dir */
 	struct doca_flow_port *port;
 	struct nic_pipe *nic;
 	struct core_report_section *report; /* "flow_pipe" (flow.c), captured at destroy */
@@ -264,9 +269,9 @@ struct doca_flow_pipe {
 	struct flow_heap_entry *entries; /* heap entries (pool entries are not linked) */
 	/* HASH: one entry object per index, so an add allocates nothing (flow_entry_pool_*);
 	 * BASIC: nr_entries objects handed out in order (pool_used), then from pool_free
-	 * (linked through their nic field, under pool_lock). pool is pool_mem aligned to a
-	 * cache line. pool_n objects are mapped: nr_entries, or what a resizable BASIC pipe
-	 * reserved (flow_resize_reserve), which a resize may raise nr_entries to. */
+	 * (linked through their usr_ctx field, under pool_lock). pool_n objects are mapped:
+	 * nr_entries, or what a resizable BASIC pipe reserved (flow_resize_reserve), which
+	 * a resize may raise nr_entries to. */
 	struct doca_flow_pipe_entry *pool;
 	void *pool_mem;
 	uint32_t pool_n;
@@ -282,33 +287,45 @@ struct doca_flow_pipe {
  * an occupied index, or one queued before the old entry's DEL ran): then it comes from
  * the heap like other pipes' entries (flow_entry.c's struct flow_heap_entry, which adds
  * the pipe's list links). magic is also the slot's state: 0 / DEAD free, BUSY being
- * filled, MAGIC live; an add claims a free slot with one compare-exchange. One cache
- * line: an add writes a single line of the pool. A BASIC pipe's entries come from its
- * pool too (pool_take: in order, then freed ones), from the heap only once nr_entries
- * handles are in use (adds queued beyond the pipe's size, which complete with ERROR).
+ * filled, MAGIC live; an add claims a free slot with one compare-exchange. A BASIC
+ * pipe's entries come from its pool too (pool_take: in order, then freed ones), from
+ * the heap only once nr_entries handles are in use (adds queued beyond the pipe's size,
+ * which complete with ERROR).
+ *
+ * 32 bytes (issue 13: with the NIC's 16-byte HASH entry, 48 bytes an entry): the pipe
+ * is named by id, the NIC entry by its slot, a DEL needs no record (struct flow_queue).
  */
 struct doca_flow_pipe_entry {
 	_Atomic uint32_t magic;
 	/* Operations queued and executed: while any is pending (queued != done) all are on
 	 * ops_queue, so the entry's DEL always runs last. Each count has one writer at a
 	 * time (queued: the producer holding the queue's lock; done: the thread processing
-	 * the queue), so neither needs a locked read-modify-write on the insertion path. */
-	_Atomic uint32_t ops_queued;
-	_Atomic uint32_t ops_done;
+	 * the queue), so neither needs a locked read-modify-write on the insertion path.
+	 * 16 bits: an entry refuses a 65536th pending operation (entry_queue_op). */
+	_Atomic uint16_t ops_queued;
+	_Atomic uint16_t ops_done;
+	uint8_t ops_queue; /* < FLOW_MAX_QUEUES */
+	uint8_t status;	   /* enum doca_flow_entry_status */
+	bool del_queued;
+	bool in_nic; /* its NIC entry exists: added, not yet removed */
 	int32_t shared_id; /* shared counter id referenced, or -1 */
 	union {
-		uint32_t index;	   /* HASH */
-		uint32_t priority; /* CONTROL */
+		uint32_t index;	   /* HASH: the index, which is also its NIC slot */
+		uint32_t nic_slot; /* BASIC: the NIC entry's slot, once added */
+		uint32_t priority; /* CONTROL (its NIC entry: struct flow_heap_entry) */
 	};
-	uint16_t ops_queue;
-	uint8_t status; /* enum doca_flow_entry_status */
-	bool del_queued;
-	struct doca_flow_pipe *pipe;
-	struct nic_entry *nic;
+	uint32_t pipe_id; /* flow_entry_pipe() */
 	void *usr_ctx;
-	struct flow_op del_op;
 };
-_Static_assert(sizeof(struct doca_flow_pipe_entry) == 64, "a pool slot is one cache line");
+_Static_assert(sizeof(struct doca_flow_pipe_entry) == 32, "an entry handle is 32 bytes");
+_Static_assert(FLOW_MAX_QUEUES <= 256, "ops_queue is 8 bits");
+
+/* An entry's NIC entry, or NULL while it has none (flow_entry.c). */
+struct nic_entry *flow_entry_nic(const struct doca_flow_pipe_entry *e);
+/* Give the new pipe its id (flow_g.pipe_dir), under flow_g.lock; NO_MEMORY or FULL. */
+FLOWDPA_MUST_CHECK doca_error_t flow_pipe_id_assign(struct doca_flow_pipe *p, const char *who);
+/* doca_flow_destroy: forget every pipe id. */
+void flow_pipe_ids_free(void);
 
 /*
  * An export hold (flow_provider.h), linked on its object's exports list under
@@ -344,9 +361,27 @@ struct flow_global {
 	struct doca_flow_port *dead_ports; /* stopped ports, freed by doca_flow_destroy */
 	uint64_t start_seq;
 	uint64_t gen; /* DOCA Flow sessions: incremented by each doca_flow_init */
+	/* Every pipe of the session by id (doca_flow_pipe.id), so that an entry names its
+	 * pipe in 4 bytes: chunks of FLOW_PIPE_CHUNK, published once, never moved. */
+	_Atomic(struct doca_flow_pipe **) pipe_dir[FLOW_PIPE_DIR];
+	uint32_t nr_pipe_ids; /* under lock */
 };
 
 extern struct flow_global flow_g;
+
+/* The pipe of a pipe id an entry holds (flow_g.pipe_dir): its chunk exists from the
+ * pipe's creation to doca_flow_destroy, which also ends every entry. */
+static inline struct doca_flow_pipe *flow_pipe_by_id(uint32_t id)
+{
+	struct doca_flow_pipe **chunk =
+		atomic_load_explicit(&flow_g.pipe_dir[id / FLOW_PIPE_CHUNK], memory_order_acquire);
+	return __atomic_load_n(&chunk[id % FLOW_PIPE_CHUNK], __ATOMIC_ACQUIRE);
+}
+
+static inline struct doca_flow_pipe *flow_entry_pipe(const struct doca_flow_pipe_entry *e)
+{
+	return flow_pipe_by_id(e->pipe_id);
+}
 
 /* Validation helpers: each logs one line naming the call on failure. */
 bool flow_inited(const char *who);

@@ -386,7 +386,13 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 	if (err == DOCA_SUCCESS)
 		err = flow_port_check(cfg->port, who); /* stopped meanwhile */
 	if (err == DOCA_SUCCESS)
+		err = flow_pipe_id_assign(p, who);
+	if (err == DOCA_SUCCESS) {
 		err = nic_pipe_create(attr, &p->nic);
+		if (err != DOCA_SUCCESS) /* the id stays unused: no entry of p names it */
+			__atomic_store_n(&atomic_load(&flow_g.pipe_dir[p->id / FLOW_PIPE_CHUNK])[p->id % FLOW_PIPE_CHUNK],
+					 NULL, __ATOMIC_RELEASE);
+	}
 	if (err == DOCA_SUCCESS) {
 		p->magic = FLOW_PIPE_MAGIC;
 		p->port_next = p->port->pipes;
@@ -414,6 +420,31 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 	p->report = core_report_register("flow_pipe", flow_pipe_report, p);
 	*pipe = p;
 	return DOCA_SUCCESS;
+}
+
+doca_error_t flow_pipe_id_assign(struct doca_flow_pipe *p, const char *who)
+{
+	uint32_t id = flow_g.nr_pipe_ids, c = id / FLOW_PIPE_CHUNK;
+	CHECK(c < FLOW_PIPE_DIR, DOCA_ERROR_FULL, "%s: pipe '%s': this DOCA Flow session created %u pipes, the most it can",
+	      who, p->name, id);
+	struct doca_flow_pipe **chunk = atomic_load_explicit(&flow_g.pipe_dir[c], memory_order_relaxed);
+	if (chunk == NULL) {
+		chunk = core_calloc(FLOW_PIPE_CHUNK, sizeof(*chunk));
+		if (chunk == NULL)
+			return CORE_LOG_NOMEM(who, "the pipe directory");
+		atomic_store_explicit(&flow_g.pipe_dir[c], chunk, memory_order_release);
+	}
+	p->id = id;
+	__atomic_store_n(&chunk[id % FLOW_PIPE_CHUNK], p, __ATOMIC_RELEASE);
+	flow_g.nr_pipe_ids = id + 1;
+	return DOCA_SUCCESS;
+}
+
+void flow_pipe_ids_free(void)
+{
+	for (uint32_t c = 0; c < FLOW_PIPE_DIR; c++)
+		free(atomic_exchange_explicit(&flow_g.pipe_dir[c], NULL, memory_order_acq_rel));
+	flow_g.nr_pipe_ids = 0;
 }
 
 void flow_pipe_destroy_locked(struct doca_flow_pipe *p)
@@ -492,14 +523,15 @@ static void dump_entry(const struct doca_flow_pipe_entry *e, void *arg)
 	FILE *f = arg;
 	uint64_t pk = 0, by = 0;
 	fprintf(f, "  entry");
-	if (e->pipe->type == DOCA_FLOW_PIPE_HASH)
+	if (flow_entry_pipe(e)->type == DOCA_FLOW_PIPE_HASH)
 		fprintf(f, " index=%u", e->index);
-	if (e->pipe->type == DOCA_FLOW_PIPE_CONTROL)
+	if (flow_entry_pipe(e)->type == DOCA_FLOW_PIPE_CONTROL)
 		fprintf(f, " priority=%u", e->priority);
 	fprintf(f, " status=%s", e->status == DOCA_FLOW_ENTRY_STATUS_SUCCESS ? "ok"
 				 : e->status == DOCA_FLOW_ENTRY_STATUS_ERROR ? "error"
 									     : "in-process");
-	if (e->nic && nic_entry_counter_read(e->nic, &pk, &by) == DOCA_SUCCESS)
+	struct nic_entry *ne = flow_entry_nic(e);
+	if (ne && nic_entry_counter_read(flow_entry_pipe(e)->nic, ne, &pk, &by) == DOCA_SUCCESS)
 		fprintf(f, " pkts=%llu bytes=%llu", (unsigned long long)pk, (unsigned long long)by);
 	fprintf(f, "\n");
 }

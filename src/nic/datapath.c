@@ -90,12 +90,12 @@ static inline bool entry_key_eq(const struct nic_pipe *pp, const struct nic_key 
 
 static inline struct nic_entry *basic_lookup(struct nic_pipe *pp, const struct nic_key *k, uint32_t h)
 {
-	struct nic_entry *e = atomic_load_explicit(&pp->slots[h & pp->bucket_mask], memory_order_acquire);
+	struct nic_bentry *b = atomic_load_explicit(&pp->slots[h & pp->bucket_mask], memory_order_acquire);
 	uint32_t w0 = pp->entry_words[0];
 	uint64_t v0 = pp->nr_entry_words ? k->w[w0] & pp->entry_mask.w[w0] : 0;
-	for (; e; e = atomic_load_explicit(&e->next, memory_order_acquire))
-		if (e->match0 == v0 && entry_key_eq(pp, k, e))
-			return e;
+	for (; b; b = atomic_load_explicit(&b->next, memory_order_acquire))
+		if (b->match0 == v0 && entry_key_eq(pp, k, &b->e))
+			return &b->e;
 	return NULL;
 }
 
@@ -125,7 +125,7 @@ _Static_assert(NIC_SEL_SKIP_TWICE - 1 == NIC_SEL_SKIP_ONCE && NIC_SEL_SKIP_ONCE 
 /* Entry at index i if a packet may use it; consume = this packet selected i itself. */
 static struct nic_entry *hash_usable(struct nic_pipe *pp, uint32_t i, bool consume)
 {
-	struct nic_entry *e = &pp->pool[i];
+	struct nic_entry *e = nic_pool_entry(pp, i);
 	uint32_t f = atomic_load_explicit(&e->flags, memory_order_acquire);
 	if ((f & (NIC_EF_LINKED | NIC_EF_ENABLED)) != (NIC_EF_LINKED | NIC_EF_ENABLED))
 		return NULL;
@@ -249,7 +249,7 @@ static void hit(struct burst_acc *acc, struct nic_pkt *p, struct nic_pipe *pp, s
 {
 	nic_entry_hit(pp, e, p->len, acc->shard);
 	if (pp->mem)
-		atomic_fetch_add_explicit(&pp->mem->cells[e->index], 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&pp->mem->cells[nic_entry_slot(pp, e)], 1, memory_order_relaxed);
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
 	nic_dp_entry_actions(p, e, st, pp->ps_field);
 	if (NIC_UNLIKELY(st->fields & (1u << NIC_AF_PROG))) {
@@ -319,7 +319,7 @@ static void walk(struct burst_acc *acc, struct nic_pkt *p, struct nic_pipe *pp, 
 /* The root pipe's lookup parameters, gathered once per burst. */
 struct root_plan {
 	struct nic_pipe *pp;
-	_Atomic(struct nic_entry *) *slots;
+	_Atomic(struct nic_bentry *) *slots;
 	bool basic;	  /* BASIC (bucket chains), else HASH with the HASH map algorithm */
 	bool one_word;	  /* BASIC on one key word, with at most one constant word */
 	bool prefetch;	  /* prefetch in passes (see root_plan_init) */
@@ -344,7 +344,7 @@ struct hot_plan {
 	 * l4_type constraint): bit l4meta set when a frame of that L4 type passes it. */
 	bool c_by_l4;
 	uint8_t c_ok_l4;
-	_Atomic(struct nic_entry *) *slots;
+	_Atomic(struct nic_bentry *) *slots;
 	uint32_t bucket_mask;
 	const struct nic_pipe *pp;
 	struct nic_cnt_cell *cells; /* this thread's shard of the pipe's own counters */
@@ -415,13 +415,13 @@ static inline __attribute__((always_inline)) uint32_t root_hash(const struct roo
 }
 
 /* The entry of a one-word BASIC table whose first key word is v, from bucket h. */
-static inline struct nic_entry *bucket_find_word(_Atomic(struct nic_entry *) *slots, uint32_t bucket_mask,
+static inline struct nic_entry *bucket_find_word(_Atomic(struct nic_bentry *) *slots, uint32_t bucket_mask,
 						 uint32_t h, uint64_t v)
 {
-	struct nic_entry *e = atomic_load_explicit(&slots[h & bucket_mask], memory_order_acquire);
-	while (e && e->match0 != v)
-		e = atomic_load_explicit(&e->next, memory_order_acquire);
-	return e;
+	struct nic_bentry *b = atomic_load_explicit(&slots[h & bucket_mask], memory_order_acquire);
+	while (b && b->match0 != v)
+		b = atomic_load_explicit(&b->next, memory_order_acquire);
+	return b ? &b->e : NULL;
 }
 
 static inline __attribute__((always_inline)) struct nic_entry *root_lookup(const struct root_plan *rp, bool one_word,
@@ -444,7 +444,7 @@ static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc
 	/* Path selectors and memory resources are HASH-pipe features: not for one_word. */
 	int ps_field = one_word ? -1 : rp->ps_field;
 	if (!one_word && rp->has_mem)
-		atomic_fetch_add_explicit(&rp->pp->mem->cells[e->index], 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&rp->pp->mem->cells[nic_entry_slot(rp->pp, e)], 1, memory_order_relaxed);
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
 	nic_dp_entry_actions(p, e, st, ps_field);
 	if (NIC_UNLIKELY(st->fields & (1u << NIC_AF_PROG))) {
@@ -473,9 +473,9 @@ static inline __attribute__((always_inline)) void root_burst_prefetched(struct b
 {
 	struct nic_entry *pre[NIC_BURST_MAX];
 	for (uint32_t i = 0; i < np; i++) {
-		struct nic_entry *e = rp->basic
-					      ? atomic_load_explicit(&rp->slots[h[i] & rp->bucket_mask], memory_order_acquire)
-					      : &rp->pp->pool[nic_hash_index(rp->pp, h[i])];
+		struct nic_entry *e = rp->basic ? (struct nic_entry *)atomic_load_explicit(
+							  &rp->slots[h[i] & rp->bucket_mask], memory_order_acquire)
+						: nic_pool_entry(rp->pp, nic_hash_index(rp->pp, h[i]));
 		if (e) {
 			__builtin_prefetch(e); /* the entry's one line */
 			if (rp->basic && !one_word && rp->pp->nr_entry_words > 1)
@@ -486,10 +486,13 @@ static inline __attribute__((always_inline)) void root_burst_prefetched(struct b
 		struct nic_entry *e = pre[i] = ok[i] ? root_lookup(rp, one_word, &pk[i].key, h[i]) : NULL;
 		if (e == NULL)
 			continue;
-		if (atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT)
+		if (atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT) {
 			__builtin_prefetch(nic_entry_cell(rp->pp, e, acc->shard), 1);
-		else if (e->cnt)
-			__builtin_prefetch(&e->cnt->shard[acc->shard], 1);
+		} else {
+			struct nic_counter *cnt = atomic_load_explicit(&e->state, memory_order_acquire)->cnt;
+			if (cnt)
+				__builtin_prefetch(&cnt->shard[acc->shard], 1);
+		}
 	}
 	for (uint32_t i = 0; i < np; i++) {
 		if (pre[i])
@@ -557,7 +560,7 @@ static inline __attribute__((always_inline)) uint32_t parse_burst(uint16_t port_
 			if (rp->basic)
 				__builtin_prefetch(&rp->slots[h[np] & rp->bucket_mask]);
 			else
-				__builtin_prefetch(&rp->pp->pool[nic_hash_index(rp->pp, h[np])]);
+				__builtin_prefetch(nic_pool_entry(rp->pp, nic_hash_index(rp->pp, h[np])));
 		}
 		np++;
 	}
@@ -591,7 +594,7 @@ static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc 
 	/* nic_entry_hit, with the usual own counter through the plan's registers. */
 	if (NIC_LIKELY((atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT) &&
 		       !__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED)))
-		nic_cell_add(&hp.cells[e->index], b->len, hp.shard);
+		nic_cell_add(&hp.cells[nic_entry_slot(hp.pp, e)], b->len, hp.shard);
 	else
 		nic_entry_hit(hp.pp, e, b->len, hp.shard);
 	if (f)

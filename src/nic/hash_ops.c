@@ -17,7 +17,7 @@ static inline doca_error_t hash_op_run(struct nic_pipe *p, const struct nic_hash
 {
 	if (op->index >= p->nr_entries)
 		return DOCA_ERROR_INVALID_VALUE;
-	struct nic_entry *e = &p->pool[op->index];
+	struct nic_entry *e = nic_pool_entry(p, op->index);
 	if (!(atomic_load_explicit(&e->flags, memory_order_acquire) & NIC_EF_LINKED))
 		return DOCA_ERROR_NOT_FOUND;
 	switch (op->type) {
@@ -65,7 +65,7 @@ void nic_hash_exec(struct nic_pipe *p, struct nic_hash_op *ops, uint32_t n)
 	/* The entries of a burst are independent lines, mostly out of L1: start them all. */
 	for (uint32_t i = 0; i < n; i++)
 		if (ops[i].index < p->nr_entries)
-			__builtin_prefetch(&p->pool[ops[i].index], 1);
+			__builtin_prefetch(nic_pool_entry(p, ops[i].index), 1);
 	for (uint32_t i = 0; i < n; i++) {
 		ops[i].result = hash_op_run(p, &ops[i], ps_bits, identity);
 		changed |= ops[i].result == DOCA_SUCCESS;
@@ -84,7 +84,7 @@ static doca_error_t hash_entry_lock(const struct nic_pipe *cp, uint32_t index, s
 	if (!hash_pipe_live(p) || index >= p->nr_entries)
 		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&p->lock);
-	*e = &p->pool[index];
+	*e = nic_pool_entry(p, index);
 	if (!(atomic_load_explicit(&(*e)->flags, memory_order_acquire) & NIC_EF_LINKED)) {
 		pthread_mutex_unlock(&p->lock);
 		return DOCA_ERROR_NOT_FOUND;
@@ -114,7 +114,7 @@ doca_error_t nic_hash_entry_counter_read(const struct nic_pipe *p, uint32_t inde
 	doca_error_t err = hash_entry_lock(p, index, &e);
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (nic_entry_counter_read(e, pkts, bytes) != DOCA_SUCCESS)
+	if (nic_entry_counter_read(p, e, pkts, bytes) != DOCA_SUCCESS)
 		err = DOCA_ERROR_NOT_FOUND;
 	pthread_mutex_unlock(&((struct nic_pipe *)p)->lock);
 	return err;

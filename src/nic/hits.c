@@ -118,8 +118,9 @@ static uint32_t top_insert(struct nic_entry_hits *out, uint32_t n, uint32_t cur,
 
 static uint32_t consider(struct nic_pipe *p, struct nic_entry *e, uint32_t n, uint32_t cur, struct nic_entry_hits *out)
 {
-	/* A HASH entry is known by its index; the others by their order of addition. */
-	struct nic_entry_hits h = {.index = p->type == NIC_PIPE_HASH ? e->index : (uint32_t)e->seq};
+	/* A HASH entry is known by its index, a BASIC one by its slot (the order of addition
+	 * while nothing was removed), a CONTROL one by its order of addition. */
+	struct nic_entry_hits h = {.index = p->pool ? nic_entry_slot(p, e) : (uint32_t)nic_ctrl_of(e)->seq};
 
 	nic_entry_cells_read(p, e, &h.pkts, &h.bytes);
 	if (h.pkts == 0)
@@ -147,8 +148,8 @@ uint32_t nic_pipe_top_hits(struct nic_pipe *p, uint32_t n, struct nic_entry_hits
 	/* The live entries: a pool's linked slots, a CONTROL pipe's list. */
 	uint32_t end = p->pool ? (p->type == NIC_PIPE_BASIC ? p->pool_hw : p->pool_n) : 0;
 	for (uint32_t i = p->pool ? nic_slot_next_used(p, 0) : end; i < end; i = nic_slot_next_used(p, i + 1))
-		if (atomic_load_explicit(&p->pool[i].flags, memory_order_relaxed) & NIC_EF_LINKED)
-			cur = consider(p, &p->pool[i], n, cur, out);
+		if (atomic_load_explicit(&nic_pool_entry(p, i)->flags, memory_order_relaxed) & NIC_EF_LINKED)
+			cur = consider(p, nic_pool_entry(p, i), n, cur, out);
 	for (struct nic_ctrl_entry *c = p->entries; c; c = c->list_next)
 		cur = consider(p, &c->e, n, cur, out);
 	pthread_mutex_unlock(&p->lock);

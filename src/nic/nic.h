@@ -455,19 +455,27 @@ struct nic_entry_attr {
  */
 FLOWDPA_MUST_CHECK doca_error_t nic_entry_add(struct nic_pipe *pipe, const struct nic_entry_attr *attr, struct nic_entry **entry);
 /* Replace actions, ps_value and fwd of an entry atomically (one pointer). */
-FLOWDPA_MUST_CHECK doca_error_t nic_entry_update(struct nic_entry *entry, const struct nic_actions *actions, uint32_t ps_value,
-			      const struct nic_fwd *fwd);
+FLOWDPA_MUST_CHECK doca_error_t nic_entry_update(struct nic_pipe *pipe, struct nic_entry *entry,
+						 const struct nic_actions *actions, uint32_t ps_value,
+						 const struct nic_fwd *fwd);
 /*
  * Unlink an entry and wait until no datapath thread can still be using it. Its counter
  * stays readable until nic_entry_free(). NO_MEMORY (CONTROL pipes: no room for the new
  * table) leaves the entry live and unchanged.
  */
-FLOWDPA_MUST_CHECK doca_error_t nic_entry_remove(struct nic_entry *entry);
-void nic_entry_free(struct nic_entry *entry);
+FLOWDPA_MUST_CHECK doca_error_t nic_entry_remove(struct nic_pipe *pipe, struct nic_entry *entry);
+void nic_entry_free(struct nic_pipe *pipe, struct nic_entry *entry);
 /* Own or shared counter; INVALID_VALUE when the entry has none. */
-FLOWDPA_MUST_CHECK doca_error_t nic_entry_counter_read(const struct nic_entry *entry, uint64_t *pkts, uint64_t *bytes);
-struct nic_pipe *nic_entry_pipe(const struct nic_entry *entry);
-uint32_t nic_entry_index(const struct nic_entry *entry);
+FLOWDPA_MUST_CHECK doca_error_t nic_entry_counter_read(const struct nic_pipe *pipe, const struct nic_entry *entry,
+						       uint64_t *pkts, uint64_t *bytes);
+/*
+ * An entry is known by its pipe and slot: entries keep no pointer to their pipe (the
+ * callers of the calls above have it) so that they stay small. The slot of a BASIC or
+ * HASH entry (HASH: its index) is stable from its add to its free; CONTROL entries have
+ * none (UINT32_MAX). nic_pipe_entry_at gives the entry in a slot (NULL out of range).
+ */
+uint32_t nic_pipe_entry_slot(const struct nic_pipe *pipe, const struct nic_entry *entry);
+struct nic_entry *nic_pipe_entry_at(const struct nic_pipe *pipe, uint32_t slot);
 
 /* ------------------------------------------------------------------ provider operations */
 

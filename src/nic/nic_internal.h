@@ -37,6 +37,7 @@ struct nic_entry_state {
 	uint32_t fields;	   /* actions.fields */
 	uint32_t tx_bit;	   /* fwd PORT to a valid port: 1u << port_id; else 0 */
 	uint32_t l4_keep, l4_set;  /* L4 ports word (as in the frame): kept bits, new bits */
+	struct nic_counter *cnt;   /* a shared counter, or NULL (own: NIC_EF_OWN_CNT) */
 	_Atomic uint32_t ps_value; /* private state: the path-selector value, host order */
 	bool val_in_entry;	   /* interned: l4_set (no ps field) or ps_value is nic_entry.val */
 	bool ps_pipe;		   /* the pipe has a path-selector field: val is ps_value */
@@ -59,9 +60,10 @@ static inline uint32_t nic_l4_set_word(const struct nic_actions *a)
 }
 
 static inline void nic_entry_state_init(struct nic_entry_state *st, const struct nic_actions *actions,
-					const struct nic_fwd *fwd, uint32_t ps_value)
+					const struct nic_fwd *fwd, struct nic_counter *cnt, uint32_t ps_value)
 {
 	st->fwd = *fwd;
+	st->cnt = cnt;
 	st->actions = *actions;
 	atomic_init(&st->ps_value, ps_value);
 	st->val_in_entry = false;
@@ -87,24 +89,36 @@ static inline void nic_entry_state_init(struct nic_entry_state *st, const struct
 #define NIC_EF_DESTROYED 16u /* unlinked by its pipe's destruction, which frees it */
 
 /*
- * An entry: one cache line, in its pipe's pool (BASIC and HASH: pool.c) or, for a
- * CONTROL pipe, at the head of a struct nic_ctrl_entry. A hit on a one-word BASIC pipe
- * with the usual actions (an L4 port rewrite, fwd port) reads this line, the shared
- * state's first line (hot in cache: one per distinct action) and its counter cell.
+ * An entry: what a hit reads of it, 16 bytes. A HASH pipe's pool is an array of these
+ * (slot = index: four entries per cache line), a BASIC pipe's entry is one inside a
+ * struct nic_bentry (with its match word and chain link), a CONTROL entry one at the
+ * head of a struct nic_ctrl_entry. Everything else an entry has is derived from its
+ * pipe and slot (nic_entry_slot) or shared in its state: the shared counter (per
+ * distinct actions, fwd and counter), the pipe (callers pass it), the index (the slot).
  */
 struct nic_entry {
-	_Alignas(64) _Atomic(struct nic_entry_state *) state;
-	uint64_t match0; /* BASIC: the first matched key word, masked; compared first */
-	_Atomic(struct nic_entry *) next; /* BASIC bucket chain: followed past a mismatch */
-	struct nic_counter *cnt;	  /* a shared counter, or NULL (own: NIC_EF_OWN_CNT) */
-	struct nic_pipe *pipe;
+	_Alignas(16) _Atomic(struct nic_entry_state *) state;
 	_Atomic uint32_t val;	/* the per-entry value of an interned state (see above) */
 	_Atomic uint32_t flags; /* NIC_EF_* */
-	uint32_t index;		/* HASH: the index; BASIC: the pool slot; CONTROL: 0 */
-	uint32_t hash;		/* BASIC: key hash, which picks the bucket */
-	uint64_t seq;		/* insertion order: BASIC top hits, CONTROL ties */
 };
-_Static_assert(sizeof(struct nic_entry) == 64, "an entry is one cache line");
+_Static_assert(sizeof(struct nic_entry) == 16, "a HASH entry is 16 bytes");
+
+/*
+ * A BASIC entry: 32 bytes, so that a hit on a one-word pipe reads one line for the
+ * match word, the state pointer and the per-entry value. Its bucket is recomputed from
+ * its match words when it is unlinked (pipe.c), not stored.
+ */
+struct nic_bentry {
+	_Alignas(32) struct nic_entry e; /* first: the entry's address is the object's */
+	uint64_t match0;		  /* the first matched key word, masked; compared first */
+	_Atomic(struct nic_bentry *) next; /* bucket chain: followed past a mismatch; free list */
+};
+_Static_assert(sizeof(struct nic_bentry) == 32, "a BASIC entry is 32 bytes");
+
+static inline struct nic_bentry *nic_bentry_of(const struct nic_entry *e)
+{
+	return (struct nic_bentry *)(void *)e;
+}
 
 /* A counter cell of an entry's own counter, one per shard (struct nic_pipe.cells). */
 struct nic_cnt_cell {
@@ -117,6 +131,7 @@ struct nic_ctrl_entry {
 	struct nic_key match;
 	struct nic_key mask;
 	uint32_t priority;
+	uint64_t seq;	       /* insertion order: ties of equal priority */
 	struct nic_cond *cond; /* a match condition (field.c), or NULL */
 	struct nic_ctrl_entry *list_next, *list_prev;
 	struct {
@@ -161,17 +176,20 @@ struct nic_pipe {
 	struct nic_mem *mem;
 	struct nic_prog *progs[NIC_MAX_PROGS]; /* field programs (NIC_AF_PROG), immutable */
 	_Atomic uint32_t rr; /* ROUND_ROBIN cursor */
-	/* BASIC and HASH: the entries, one per slot (HASH: slot = index), and the own
-	 * counters' cells, one array per shard; all committed by the pages entries touch. */
-	struct nic_entry *pool;
+	/* BASIC and HASH: the entries, one per slot (HASH: slot = index; struct nic_entry,
+	 * BASIC: struct nic_bentry), and the own counters' cells, one array per shard; all
+	 * committed by the pages entries touch. */
+	void *pool;
+	uint8_t pool_shift;			    /* log2 of an entry's size in the pool */
 	uint32_t pool_n;			    /* slots */
 	struct nic_cnt_cell *cells[NIC_CNT_SHARDS]; /* [shard][slot] */
 	uint64_t *bmatch;			    /* BASIC on several words: [slot][word] */
-	uint64_t *used;				    /* bitmap: slots holding an entry */
+	uint64_t *used;				    /* bitmap: BASIC slots holding an entry;
+						     * HASH: 64-slot groups that ever held one */
 	uint32_t pool_hw;			    /* BASIC: slots ever handed out */
-	struct nic_entry *pool_free;		    /* BASIC: freed slots, linked by next */
+	struct nic_bentry *pool_free;		    /* BASIC: freed slots, linked by next */
 	/* BASIC: bucket heads. */
-	_Atomic(struct nic_entry *) *slots;
+	_Atomic(struct nic_bentry *) *slots;
 	uint32_t bucket_mask;
 	/* The interned entry states (states.c), under the lock. */
 	struct nic_entry_state **intern;
@@ -213,6 +231,16 @@ static inline uint32_t nic_basic_max_entries(uint32_t pool_n)
 	return (uint32_t)n;
 }
 
+/* The entry in pool slot slot of a BASIC or HASH pipe, and the slot of a pool entry. */
+static inline struct nic_entry *nic_pool_entry(const struct nic_pipe *p, uint32_t slot)
+{
+	return (struct nic_entry *)(void *)((char *)p->pool + ((size_t)slot << p->pool_shift));
+}
+static inline uint32_t nic_entry_slot(const struct nic_pipe *p, const struct nic_entry *e)
+{
+	return (uint32_t)(((uintptr_t)e - (uintptr_t)p->pool) >> p->pool_shift);
+}
+
 /* The entry index of a HASH pipe for hash h (what doca_flow_pipe_calc_hash implies). */
 static inline uint32_t nic_hash_index(const struct nic_pipe *p, uint32_t h)
 {
@@ -251,7 +279,7 @@ static inline void nic_cell_add(struct nic_cnt_cell *c, uint64_t bytes, uint32_t
 static inline struct nic_cnt_cell *nic_entry_cell(const struct nic_pipe *p, const struct nic_entry *e, uint32_t shard)
 {
 	if (NIC_LIKELY(p->pool != NULL))
-		return &p->cells[shard][e->index];
+		return &p->cells[shard][nic_entry_slot(p, e)];
 	return &nic_ctrl_of(e)->shard[shard].c;
 }
 
@@ -260,10 +288,13 @@ static inline struct nic_cnt_cell *nic_entry_cell(const struct nic_pipe *p, cons
 static inline void nic_entry_hit(const struct nic_pipe *p, struct nic_entry *e, uint32_t len, uint32_t shard)
 {
 	uint32_t f = atomic_load_explicit(&e->flags, memory_order_relaxed);
-	if (f & NIC_EF_OWN_CNT)
+	if (f & NIC_EF_OWN_CNT) {
 		nic_cell_add(nic_entry_cell(p, e, shard), len, shard);
-	else if (e->cnt)
-		nic_counter_add(e->cnt, 1, len, shard);
+	} else {
+		struct nic_counter *cnt = atomic_load_explicit(&e->state, memory_order_acquire)->cnt;
+		if (cnt)
+			nic_counter_add(cnt, 1, len, shard);
+	}
 	if (NIC_UNLIKELY(__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED)) && !(f & NIC_EF_OWN_CNT))
 		nic_cell_add(nic_entry_cell(p, e, shard), len, shard);
 }
@@ -274,7 +305,7 @@ void nic_entry_cells_read(const struct nic_pipe *p, const struct nic_entry *e, u
 /* A BASIC entry's masked match words, in entry_words order (pipes of several words). */
 static inline const uint64_t *nic_entry_words(const struct nic_pipe *p, const struct nic_entry *e)
 {
-	return p->bmatch + (size_t)e->index * p->nr_entry_words;
+	return p->bmatch + (size_t)nic_entry_slot(p, e) * p->nr_entry_words;
 }
 
 /* ------------------------------------------------------------------ pool.c */
@@ -290,15 +321,17 @@ void nic_slot_mark(struct nic_pipe *p, uint32_t slot, bool used);
 /* The first used slot from from on, or the end of the pool's used range. */
 uint32_t nic_slot_next_used(const struct nic_pipe *p, uint32_t from);
 /* BASIC: a free slot (zero), or NULL when every slot is taken. */
-struct nic_entry *nic_slot_take(struct nic_pipe *p);
+struct nic_bentry *nic_slot_take(struct nic_pipe *p);
 /* The slot of a freed entry: its cells and the entry zeroed, back to the free ones. */
 void nic_slot_release(struct nic_pipe *p, struct nic_entry *e);
+/* HASH: note that slot holds an entry (the groups nic_slot_next_used visits). */
+void nic_hash_slot_mark(struct nic_pipe *p, uint32_t slot);
 /* The match key of an entry (the words it matches, the rest zero). */
 void nic_entry_match_key(const struct nic_pipe *p, const struct nic_entry *e, struct nic_key *out);
-/* The interned state for actions and fwd with one more reference (NULL: no memory);
- * *val is the entry's value (nic_entry.val) for it. */
+/* The interned state for actions, fwd and shared counter cnt (or NULL) with one more
+ * reference (NULL: no memory); *val is the entry's value (nic_entry.val) for it. */
 struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actions *a, const struct nic_fwd *fwd,
-				      uint32_t ps_value, uint32_t *val);
+				      struct nic_counter *cnt, uint32_t ps_value, uint32_t *val);
 /* Drop a reference of an interned state, or free a private one. No reader may hold it. */
 void nic_state_put(struct nic_pipe *p, struct nic_entry_state *s);
 void nic_states_free_all(struct nic_pipe *p);

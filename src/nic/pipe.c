@@ -155,7 +155,7 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 	if (p->type == NIC_PIPE_BASIC) {
 		/* Two buckets per entry (8 bytes each): chains average 1.25 entries on a hit,
 		 * and each extra entry visited is a dependent cache miss. */
-		uint32_t nb = pow2_at_least(p->nr_entries > (1u << 29) ? p->nr_entries : p->nr_entries * 4);
+		uint32_t nb = pow2_at_least(p->nr_entries > (1u << 30) ? p->nr_entries : p->nr_entries * 2);
 		p->bucket_mask = nb - 1;
 		p->slots = nic_lazy_alloc((size_t)nb * sizeof(*p->slots));
 		uint64_t nslots = nic_basic_slots(attr->max_entries > p->nr_entries ? attr->max_entries : p->nr_entries);
@@ -268,7 +268,8 @@ static int ctrl_cmp(const void *a, const void *b)
 	uint32_t px = nic_ctrl_of(x)->priority, py = nic_ctrl_of(y)->priority;
 	if (px != py)
 		return px < py ? -1 : 1;
-	return x->seq < y->seq ? -1 : (x->seq > y->seq);
+	uint64_t sx = nic_ctrl_of(x)->seq, sy = nic_ctrl_of(y)->seq;
+	return sx < sy ? -1 : (sx > sy);
 }
 
 /* A table with room for n entries; allocated before a change so that the change either
@@ -327,7 +328,7 @@ static void ctrl_unlink(struct nic_pipe *p, struct nic_ctrl_entry *c)
 static bool basic_entry_eq(const struct nic_pipe *p, const struct nic_entry *e, const struct nic_key *k)
 {
 	if (p->nr_entry_words <= 1)
-		return e->match0 == (p->nr_entry_words ? k->w[p->entry_words[0]] : 0);
+		return nic_bentry_of(e)->match0 == (p->nr_entry_words ? k->w[p->entry_words[0]] : 0);
 	const uint64_t *row = nic_entry_words(p, e);
 	for (uint32_t i = 0; i < p->nr_entry_words; i++)
 		if (row[i] != k->w[p->entry_words[i]])
@@ -335,12 +336,12 @@ static bool basic_entry_eq(const struct nic_pipe *p, const struct nic_entry *e, 
 	return true;
 }
 
-static struct nic_entry *basic_find(struct nic_pipe *p, const struct nic_key *k, uint32_t h)
+static struct nic_bentry *basic_find(struct nic_pipe *p, const struct nic_key *k, uint32_t h)
 {
-	struct nic_entry *e = atomic_load_explicit(&p->slots[h & p->bucket_mask], memory_order_acquire);
-	for (; e; e = atomic_load_explicit(&e->next, memory_order_acquire))
-		if (e->hash == h && basic_entry_eq(p, e, k))
-			return e;
+	struct nic_bentry *b = atomic_load_explicit(&p->slots[h & p->bucket_mask], memory_order_acquire);
+	for (; b; b = atomic_load_explicit(&b->next, memory_order_acquire))
+		if (basic_entry_eq(p, &b->e, k))
+			return b;
 	return NULL;
 }
 
@@ -348,16 +349,14 @@ static struct nic_entry *basic_find(struct nic_pipe *p, const struct nic_key *k,
 static doca_error_t entry_fill(struct nic_pipe *p, struct nic_entry *e, const struct nic_entry_attr *attr)
 {
 	uint32_t val;
-	struct nic_entry_state *st = nic_state_get(p, &attr->actions, &attr->fwd, attr->ps_value, &val);
+	struct nic_counter *cnt = attr->own_counter ? NULL : attr->shared_counter;
+	struct nic_entry_state *st = nic_state_get(p, &attr->actions, &attr->fwd, cnt, attr->ps_value, &val);
 	if (st == NULL) {
 		CORE_LOG_ERR("pipe '%s': out of memory (an entry's actions)", p->name);
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	atomic_init(&e->state, st);
 	atomic_init(&e->val, val);
-	e->pipe = p;
-	e->cnt = attr->own_counter ? NULL : attr->shared_counter;
-	e->seq = p->next_seq++;
 	/* Last, with release: a HASH slot is usable from this store on (hash_usable). */
 	atomic_store_explicit(&e->flags,
 			      NIC_EF_USED | NIC_EF_LINKED | NIC_EF_ENABLED | (attr->own_counter ? NIC_EF_OWN_CNT : 0),
@@ -373,7 +372,7 @@ static doca_error_t entry_fill(struct nic_pipe *p, struct nic_entry *e, const st
 static doca_error_t hash_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr, struct nic_entry **out)
 {
 	doca_error_t err = DOCA_SUCCESS;
-	struct nic_entry *e = &p->pool[attr->index];
+	struct nic_entry *e = nic_pool_entry(p, attr->index);
 	pthread_mutex_lock(&p->lock);
 	if (!nic_pipe_alive(p)) {
 		err = DOCA_ERROR_INVALID_VALUE;
@@ -384,10 +383,9 @@ static doca_error_t hash_entry_add(struct nic_pipe *p, const struct nic_entry_at
 		/* The slot is zero: from creation, or cleared by nic_entry_free. The datapath
 		 * reads it once its flags say LINKED (a release store in entry_fill's order:
 		 * every field is written before the flags). */
-		e->index = attr->index;
 		err = entry_fill(p, e, attr);
 		if (err == DOCA_SUCCESS) {
-			nic_slot_mark(p, attr->index, true);
+			nic_hash_slot_mark(p, attr->index);
 			p->nr_live++;
 		}
 	}
@@ -404,39 +402,37 @@ static doca_error_t basic_entry_add(struct nic_pipe *p, const struct nic_entry_a
 		k.w[i] = attr->match.w[i] & p->entry_mask.w[i];
 	uint32_t h = nic_basic_hash(p, &k);
 	doca_error_t err = DOCA_SUCCESS;
-	struct nic_entry *e = NULL;
+	struct nic_bentry *b = NULL;
 	pthread_mutex_lock(&p->lock);
 	if (!nic_pipe_alive(p)) {
 		err = DOCA_ERROR_INVALID_VALUE;
-	} else if (p->nr_live >= p->nr_entries || (e = nic_slot_take(p)) == NULL) {
+	} else if (p->nr_live >= p->nr_entries || (b = nic_slot_take(p)) == NULL) {
 		CORE_LOG_ERR("pipe '%s': full (%u entries)", p->name, p->nr_entries);
 		err = DOCA_ERROR_FULL;
 	} else if (basic_find(p, &k, h)) {
 		CORE_LOG_ERR("pipe '%s': an entry with the same match exists", p->name);
 		err = DOCA_ERROR_ALREADY_EXIST;
 	} else {
-		e->index = (uint32_t)(e - p->pool);
-		e->hash = h;
-		e->match0 = p->nr_entry_words ? k.w[p->entry_words[0]] : 0;
+		b->match0 = p->nr_entry_words ? k.w[p->entry_words[0]] : 0;
 		if (p->nr_entry_words > 1) {
-			uint64_t *row = p->bmatch + (size_t)e->index * p->nr_entry_words;
+			uint64_t *row = p->bmatch + (size_t)nic_entry_slot(p, &b->e) * p->nr_entry_words;
 			for (uint32_t i = 0; i < p->nr_entry_words; i++)
 				row[i] = k.w[p->entry_words[i]];
 		}
-		err = entry_fill(p, e, attr);
+		err = entry_fill(p, &b->e, attr);
 	}
 	if (err == DOCA_SUCCESS) {
-		nic_slot_mark(p, e->index, true);
+		nic_slot_mark(p, nic_entry_slot(p, &b->e), true);
 		p->nr_live++;
-		_Atomic(struct nic_entry *) *head = &p->slots[h & p->bucket_mask];
-		atomic_store_explicit(&e->next, atomic_load_explicit(head, memory_order_relaxed), memory_order_relaxed);
-		atomic_store_explicit(head, e, memory_order_release);
-	} else if (e) {
-		nic_slot_release(p, e);
+		_Atomic(struct nic_bentry *) *head = &p->slots[h & p->bucket_mask];
+		atomic_store_explicit(&b->next, atomic_load_explicit(head, memory_order_relaxed), memory_order_relaxed);
+		atomic_store_explicit(head, b, memory_order_release);
+	} else if (b) {
+		nic_slot_release(p, &b->e);
 	}
 	pthread_mutex_unlock(&p->lock);
 	if (err == DOCA_SUCCESS)
-		*out = e;
+		*out = &b->e;
 	return err;
 }
 
@@ -462,6 +458,7 @@ static doca_error_t ctrl_entry_add(struct nic_pipe *p, const struct nic_entry_at
 		CORE_LOG_ERR("pipe '%s': full (%u entries)", p->name, p->nr_entries);
 		err = DOCA_ERROR_FULL;
 	} else {
+		c->seq = p->next_seq++;
 		err = entry_fill(p, &c->e, attr);
 	}
 	if (err == DOCA_SUCCESS) {
@@ -511,10 +508,9 @@ doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr
 	return ctrl_entry_add(p, attr, out);
 }
 
-doca_error_t nic_entry_update(struct nic_entry *e, const struct nic_actions *actions, uint32_t ps_value,
-			      const struct nic_fwd *fwd)
+doca_error_t nic_entry_update(struct nic_pipe *p, struct nic_entry *e, const struct nic_actions *actions,
+			      uint32_t ps_value, const struct nic_fwd *fwd)
 {
-	struct nic_pipe *p = e->pipe;
 	if (p->type == NIC_PIPE_HASH && p->ps_field >= 0) {
 		uint32_t bits = nic_ps_field_bits(p->ps_field);
 		if (bits < 32 && ps_value >> bits) {
@@ -529,8 +525,9 @@ doca_error_t nic_entry_update(struct nic_entry *e, const struct nic_actions *act
 		CORE_LOG_ERR("pipe '%s': out of memory (an entry's new state)", p->name);
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	nic_entry_state_init(st, actions, fwd, ps_value);
 	pthread_mutex_lock(&p->lock);
+	/* The counter is the entry's from its add on: the new state keeps it. */
+	nic_entry_state_init(st, actions, fwd, atomic_load_explicit(&e->state, memory_order_relaxed)->cnt, ps_value);
 	struct nic_entry_state *old = atomic_exchange_explicit(&e->state, st, memory_order_acq_rel);
 	pthread_mutex_unlock(&p->lock);
 	nic_dp_synchronize();
@@ -553,13 +550,15 @@ static doca_error_t entry_unlink(struct nic_pipe *p, struct nic_entry *e, struct
 	if (p->type == NIC_PIPE_CONTROL && (t = ctrl_table_alloc(p->nr_live)) == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	if (p->type == NIC_PIPE_BASIC) {
-		_Atomic(struct nic_entry *) *link = &p->slots[e->hash & p->bucket_mask];
-		struct nic_entry *cur;
-		while ((cur = atomic_load_explicit(link, memory_order_relaxed)) != NULL && cur != e)
+		struct nic_key k;
+		nic_entry_match_key(p, e, &k);
+		struct nic_bentry *b = nic_bentry_of(e), *cur;
+		_Atomic(struct nic_bentry *) *link = &p->slots[nic_basic_hash(p, &k) & p->bucket_mask];
+		while ((cur = atomic_load_explicit(link, memory_order_relaxed)) != NULL && cur != b)
 			link = &cur->next;
-		assert(cur == e && "a linked BASIC entry is on its bucket's chain");
-		if (cur == e)
-			atomic_store_explicit(link, atomic_load_explicit(&e->next, memory_order_relaxed),
+		assert(cur == b && "a linked BASIC entry is on its bucket's chain");
+		if (cur == b)
+			atomic_store_explicit(link, atomic_load_explicit(&b->next, memory_order_relaxed),
 					      memory_order_release);
 	} else if (p->type == NIC_PIPE_CONTROL) {
 		ctrl_unlink(p, nic_ctrl_of(e));
@@ -573,9 +572,8 @@ static doca_error_t entry_unlink(struct nic_pipe *p, struct nic_entry *e, struct
 	return DOCA_SUCCESS;
 }
 
-doca_error_t nic_entry_remove(struct nic_entry *e)
+doca_error_t nic_entry_remove(struct nic_pipe *p, struct nic_entry *e)
 {
-	struct nic_pipe *p = e->pipe;
 	struct nic_ctrl_table *retired;
 	doca_error_t err;
 
@@ -598,11 +596,10 @@ static void pool_entry_free(struct nic_pipe *p, struct nic_entry *e)
 	nic_slot_release(p, e);
 }
 
-void nic_entry_free(struct nic_entry *e)
+void nic_entry_free(struct nic_pipe *p, struct nic_entry *e)
 {
 	if (e == NULL)
 		return;
-	struct nic_pipe *p = e->pipe;
 	/* Under the lock an add at this slot from another queue checks it with. */
 	pthread_mutex_lock(&p->lock);
 	if (p->pool)
@@ -616,26 +613,28 @@ void nic_entry_free(struct nic_entry *e)
 	}
 }
 
-doca_error_t nic_entry_counter_read(const struct nic_entry *e, uint64_t *pkts, uint64_t *bytes)
+doca_error_t nic_entry_counter_read(const struct nic_pipe *p, const struct nic_entry *e, uint64_t *pkts,
+				    uint64_t *bytes)
 {
 	if (atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT) {
-		nic_entry_cells_read(e->pipe, e, pkts, bytes);
+		nic_entry_cells_read(p, e, pkts, bytes);
 		return DOCA_SUCCESS;
 	}
-	if (e->cnt == NULL)
+	const struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
+	if (st == NULL || st->cnt == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
-	nic_counter_read(e->cnt, pkts, bytes);
+	nic_counter_read(st->cnt, pkts, bytes);
 	return DOCA_SUCCESS;
 }
 
-struct nic_pipe *nic_entry_pipe(const struct nic_entry *e)
+struct nic_entry *nic_pipe_entry_at(const struct nic_pipe *p, uint32_t slot)
 {
-	return e->pipe;
+	return p->pool && slot < p->pool_n ? nic_pool_entry(p, slot) : NULL;
 }
 
-uint32_t nic_entry_index(const struct nic_entry *e)
+uint32_t nic_pipe_entry_slot(const struct nic_pipe *p, const struct nic_entry *e)
 {
-	return e->pipe->type == NIC_PIPE_HASH ? e->index : 0;
+	return p->pool ? nic_entry_slot(p, e) : UINT32_MAX;
 }
 
 void nic_pipe_destroy(struct nic_pipe *p)
@@ -654,10 +653,10 @@ void nic_pipe_destroy(struct nic_pipe *p)
 	struct nic_ctrl_entry *list = p->entries;
 	uint32_t end = p->pool ? (p->type == NIC_PIPE_BASIC ? p->pool_hw : p->pool_n) : 0;
 	for (uint32_t i = p->pool ? nic_slot_next_used(p, 0) : end; i < end; i = nic_slot_next_used(p, i + 1)) {
-		uint32_t f = atomic_load_explicit(&p->pool[i].flags, memory_order_relaxed);
+		struct nic_entry *e = nic_pool_entry(p, i);
+		uint32_t f = atomic_load_explicit(&e->flags, memory_order_relaxed);
 		if (f & NIC_EF_LINKED)
-			atomic_store_explicit(&p->pool[i].flags, (f & ~NIC_EF_LINKED) | NIC_EF_DESTROYED,
-					      memory_order_release);
+			atomic_store_explicit(&e->flags, (f & ~NIC_EF_LINKED) | NIC_EF_DESTROYED, memory_order_release);
 	}
 	for (struct nic_ctrl_entry *c = list; c; c = c->list_next)
 		atomic_fetch_and_explicit(&c->e.flags, ~NIC_EF_LINKED, memory_order_release);
@@ -675,12 +674,12 @@ void nic_pipe_destroy(struct nic_pipe *p)
 	 * ones it saw linked (the others were removed, their owners free them). */
 	pthread_mutex_lock(&p->lock);
 	for (uint32_t i = p->pool ? nic_slot_next_used(p, 0) : end; i < end; i = nic_slot_next_used(p, i + 1))
-		if (atomic_load_explicit(&p->pool[i].flags, memory_order_relaxed) & NIC_EF_DESTROYED)
-			pool_entry_free(p, &p->pool[i]);
+		if (atomic_load_explicit(&nic_pool_entry(p, i)->flags, memory_order_relaxed) & NIC_EF_DESTROYED)
+			pool_entry_free(p, nic_pool_entry(p, i));
 	pthread_mutex_unlock(&p->lock);
 	while (list) {
 		struct nic_ctrl_entry *next = list->list_next;
-		nic_entry_free(&list->e);
+		nic_entry_free(p, &list->e);
 		list = next;
 	}
 }

@@ -1,9 +1,10 @@
 /*
- * pool.c - where the entries of BASIC and HASH pipes live: one 64-byte slot per entry in
- * a per-pipe pool (a HASH pipe's slot is the entry's index; a BASIC pipe hands slots out
- * in order and reuses freed ones), the own counters' cells in one array per counter
- * shard, a BASIC pipe's further match words, and a bitmap of the slots in use, which
- * the control side walks instead of linking the entries into lists.
+ * pool.c - where the entries of BASIC and HASH pipes live: one slot per entry in a
+ * per-pipe pool (a HASH pipe's slot is the entry's index, 16 bytes; a BASIC pipe's is
+ * 32 bytes, handed out in order, freed ones reused), the own counters' cells in one
+ * array per counter shard, a BASIC pipe's further match words, and a bitmap the control
+ * side walks instead of linking the entries into lists (BASIC: a bit per slot in use;
+ * HASH: a bit per 64 slots that ever held one, as its entries' flags say which do).
  *
  * All of it is mapped lazily (anonymous, MAP_NORESERVE): creating a pipe of any size
  * commits no memory and writes nothing; the pages entries, packets and counters touch
@@ -47,11 +48,23 @@ static size_t bitmap_bytes(uint32_t n)
 	return ((size_t)n + 63) / 64 * 8;
 }
 
+static size_t used_bytes(const struct nic_pipe *p)
+{
+	return bitmap_bytes(p->type == NIC_PIPE_HASH ? (p->pool_n + 63) / 64 : p->pool_n);
+}
+
+static size_t pool_bytes(const struct nic_pipe *p)
+{
+	return (size_t)p->pool_n << p->pool_shift;
+}
+
 doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
 {
 	p->pool_n = nslots;
-	p->pool = nic_lazy_alloc((size_t)nslots * sizeof(struct nic_entry));
-	p->used = nic_lazy_alloc(bitmap_bytes(nslots));
+	p->pool_shift = p->type == NIC_PIPE_BASIC ? 5 : 4;
+	_Static_assert(sizeof(struct nic_bentry) == 32 && sizeof(struct nic_entry) == 16, "pool_shift");
+	p->pool = nic_lazy_alloc(pool_bytes(p));
+	p->used = nic_lazy_alloc(used_bytes(p));
 	bool ok = p->pool && p->used;
 	for (int s = 0; s < NIC_CNT_SHARDS; s++) {
 		p->cells[s] = nic_lazy_alloc((size_t)nslots * sizeof(struct nic_cnt_cell));
@@ -70,8 +83,8 @@ doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
 
 void nic_pool_free(struct nic_pipe *p)
 {
-	nic_lazy_free(p->pool, (size_t)p->pool_n * sizeof(struct nic_entry));
-	nic_lazy_free(p->used, bitmap_bytes(p->pool_n));
+	nic_lazy_free(p->pool, pool_bytes(p));
+	nic_lazy_free(p->used, used_bytes(p));
 	for (int s = 0; s < NIC_CNT_SHARDS; s++)
 		nic_lazy_free(p->cells[s], (size_t)p->pool_n * sizeof(struct nic_cnt_cell));
 	nic_lazy_free(p->bmatch, (size_t)p->pool_n * p->nr_entry_words * sizeof(uint64_t));
@@ -83,7 +96,16 @@ void nic_pool_free(struct nic_pipe *p)
 
 bool nic_slot_used(const struct nic_pipe *p, uint32_t slot)
 {
+	if (p->type == NIC_PIPE_HASH)
+		return atomic_load_explicit(&nic_pool_entry(p, slot)->flags, memory_order_relaxed) & NIC_EF_USED;
 	return p->used[slot / 64] >> (slot % 64) & 1;
+}
+
+void nic_hash_slot_mark(struct nic_pipe *p, uint32_t slot)
+{
+	uint32_t g = slot / 64;
+	if (!(p->used[g / 64] >> (g % 64) & 1))
+		p->used[g / 64] |= 1ull << (g % 64);
 }
 
 void nic_slot_mark(struct nic_pipe *p, uint32_t slot, bool used)
@@ -94,9 +116,28 @@ void nic_slot_mark(struct nic_pipe *p, uint32_t slot, bool used)
 		p->used[slot / 64] &= ~(1ull << (slot % 64));
 }
 
+/* HASH: from itself while its group ever held an entry, else the next such group's first
+ * slot (the caller reads each slot's flags). */
+static uint32_t hash_next_group(const struct nic_pipe *p, uint32_t from)
+{
+	uint32_t end = p->pool_n, ng = (end + 63) / 64;
+	for (uint32_t g = from / 64; g < ng;) {
+		uint64_t w = p->used[g / 64] >> (g % 64);
+		if (w) {
+			g += (uint32_t)__builtin_ctzll(w);
+			uint32_t s = g * 64 > from ? g * 64 : from;
+			return s < end ? s : end;
+		}
+		g = (g / 64 + 1) * 64;
+	}
+	return end;
+}
+
 uint32_t nic_slot_next_used(const struct nic_pipe *p, uint32_t from)
 {
-	uint32_t end = p->type == NIC_PIPE_BASIC ? p->pool_hw : p->pool_n;
+	if (p->type == NIC_PIPE_HASH)
+		return hash_next_group(p, from);
+	uint32_t end = p->pool_hw;
 	while (from < end) {
 		uint64_t w = p->used[from / 64] >> (from % 64);
 		if (w)
@@ -106,22 +147,22 @@ uint32_t nic_slot_next_used(const struct nic_pipe *p, uint32_t from)
 	return end;
 }
 
-struct nic_entry *nic_slot_take(struct nic_pipe *p)
+struct nic_bentry *nic_slot_take(struct nic_pipe *p)
 {
-	struct nic_entry *e = p->pool_free;
-	if (e) {
-		p->pool_free = atomic_load_explicit(&e->next, memory_order_relaxed);
-		atomic_store_explicit(&e->next, NULL, memory_order_relaxed);
-		return e;
+	struct nic_bentry *b = p->pool_free;
+	if (b) {
+		p->pool_free = atomic_load_explicit(&b->next, memory_order_relaxed);
+		atomic_store_explicit(&b->next, NULL, memory_order_relaxed);
+		return b;
 	}
 	if (p->pool_hw >= p->pool_n)
 		return NULL;
-	return &p->pool[p->pool_hw++];
+	return nic_bentry_of(nic_pool_entry(p, p->pool_hw++));
 }
 
 void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
 {
-	uint32_t slot = (uint32_t)(e - p->pool);
+	uint32_t slot = nic_entry_slot(p, e);
 	for (int s = 0; s < NIC_CNT_SHARDS; s++)
 		if (p->cells[s][slot].pkts || p->cells[s][slot].bytes) /* untouched pages stay so */
 			memset(&p->cells[s][slot], 0, sizeof(p->cells[s][slot]));
@@ -129,16 +170,12 @@ void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
 	atomic_store_explicit(&e->flags, 0, memory_order_relaxed);
 	atomic_store_explicit(&e->state, NULL, memory_order_relaxed);
 	atomic_store_explicit(&e->val, 0, memory_order_relaxed);
-	atomic_store_explicit(&e->next, NULL, memory_order_relaxed);
-	e->match0 = 0;
-	e->cnt = NULL;
-	e->pipe = NULL;
-	e->index = e->hash = 0;
-	e->seq = 0;
-	nic_slot_mark(p, slot, false);
 	if (p->type == NIC_PIPE_BASIC) {
-		atomic_store_explicit(&e->next, p->pool_free, memory_order_relaxed);
-		p->pool_free = e;
+		struct nic_bentry *b = nic_bentry_of(e);
+		b->match0 = 0;
+		nic_slot_mark(p, slot, false);
+		atomic_store_explicit(&b->next, p->pool_free, memory_order_relaxed);
+		p->pool_free = b;
 	}
 }
 
@@ -164,7 +201,7 @@ void nic_entry_match_key(const struct nic_pipe *p, const struct nic_entry *e, st
 	if (p->type != NIC_PIPE_BASIC || p->nr_entry_words == 0)
 		return;
 	if (p->nr_entry_words == 1) {
-		out->w[p->entry_words[0]] = e->match0;
+		out->w[p->entry_words[0]] = nic_bentry_of(e)->match0;
 		return;
 	}
 	const uint64_t *row = nic_entry_words(p, e);
@@ -210,7 +247,7 @@ static void intern_key(const struct nic_pipe *p, const struct nic_actions *a, st
 		k->prog = a->prog;
 }
 
-static uint32_t intern_hash(const struct nic_actions *k, const struct nic_fwd *fwd)
+static uint32_t intern_hash(const struct nic_actions *k, const struct nic_fwd *fwd, const struct nic_counter *cnt)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ull, w;
 	const uint8_t *b = (const uint8_t *)k;
@@ -219,12 +256,19 @@ static uint32_t intern_hash(const struct nic_actions *k, const struct nic_fwd *f
 		h = nic_mix64(h ^ w);
 	}
 	h = nic_mix64(h ^ (uint64_t)fwd->type ^ (uint64_t)fwd->port_id << 8 ^ (uint64_t)(uintptr_t)fwd->pipe << 16);
+	h = nic_mix64(h ^ (uint64_t)(uintptr_t)cnt);
 	return (uint32_t)(h ^ (h >> 32));
 }
 
 static bool fwd_eq(const struct nic_fwd *a, const struct nic_fwd *b)
 {
 	return a->type == b->type && a->port_id == b->port_id && a->pipe == b->pipe;
+}
+
+static bool state_is(const struct nic_entry_state *s, const struct nic_actions *k, const struct nic_fwd *fwd,
+		     const struct nic_counter *cnt)
+{
+	return s->cnt == cnt && fwd_eq(&s->fwd, fwd) && memcmp(&s->actions, k, sizeof(*k)) == 0;
 }
 
 static doca_error_t intern_grow(struct nic_pipe *p)
@@ -246,21 +290,21 @@ static doca_error_t intern_grow(struct nic_pipe *p)
 }
 
 struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actions *a, const struct nic_fwd *fwd,
-				      uint32_t ps_value, uint32_t *val)
+				      struct nic_counter *cnt, uint32_t ps_value, uint32_t *val)
 {
 	struct nic_actions k;
 	intern_key(p, a, &k);
 	*val = p->ps_field >= 0 ? ps_value : nic_l4_set_word(a);
 	/* Entries added in a row mostly share their actions: try the last state first. */
 	struct nic_entry_state *last = p->intern_last;
-	if (last && fwd_eq(&last->fwd, fwd) && memcmp(&last->actions, &k, sizeof(k)) == 0) {
+	if (last && state_is(last, &k, fwd, cnt)) {
 		last->refs++;
 		return last;
 	}
-	uint32_t h = intern_hash(&k, fwd);
+	uint32_t h = intern_hash(&k, fwd, cnt);
 	if (p->intern) {
 		for (struct nic_entry_state *s = p->intern[h & p->intern_mask]; s; s = s->intern_next)
-			if (s->hash == h && fwd_eq(&s->fwd, fwd) && memcmp(&s->actions, &k, sizeof(k)) == 0) {
+			if (s->hash == h && state_is(s, &k, fwd, cnt)) {
 				s->refs++;
 				p->intern_last = s;
 				return s;
@@ -271,7 +315,7 @@ struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actio
 	struct nic_entry_state *s = core_malloc(sizeof(*s));
 	if (s == NULL)
 		return NULL;
-	nic_entry_state_init(s, &k, fwd, 0);
+	nic_entry_state_init(s, &k, fwd, cnt, 0);
 	s->val_in_entry = true;
 	s->refs = 1;
 	s->hash = h;

@@ -285,10 +285,10 @@ static void test_datapath_basic(void **state)
 	bufs[4].len = sizeof(junk);
 	assert_int_equal(nic_port_rx_burst(0, bufs, 5), 4);
 	uint64_t pk, by;
-	assert_int_equal(nic_entry_counter_read(e80, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(nic_entry_counter_read(p, e80, &pk, &by), DOCA_SUCCESS);
 	assert_int_equal(pk, 1);
 	assert_int_equal(by, 60);
-	assert_int_equal(nic_entry_counter_read(e81, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(nic_entry_counter_read(p, e81, &pk, &by), DOCA_SUCCESS);
 	assert_int_equal(pk, 2);
 	assert_int_equal(nic_pipe_miss_read(p, &pk, &by), DOCA_SUCCESS);
 	assert_int_equal(pk, 1);
@@ -318,11 +318,11 @@ static void test_datapath_basic(void **state)
 	assert_int_equal(s.capture_overflow, 1);
 
 	/* Remove: the key now misses; update: fwd DROP. */
-	assert_int_equal(nic_entry_remove(e80), DOCA_SUCCESS);
-	nic_entry_free(e80);
+	assert_int_equal(nic_entry_remove(p, e80), DOCA_SUCCESS);
+	nic_entry_free(p, e80);
 	struct nic_actions na = {0};
 	struct nic_fwd drop = {.type = NIC_FWD_DROP};
-	assert_int_equal(nic_entry_update(e81, &na, 0, &drop), DOCA_SUCCESS);
+	assert_int_equal(nic_entry_update(p, e81, &na, 0, &drop), DOCA_SUCCESS);
 	bufs[0].len = ft_udp4(frames[0], 1, 2, 3, 80);
 	bufs[1].len = ft_udp4(frames[1], 1, 2, 3, 81);
 	assert_int_equal(nic_port_rx_burst(0, bufs, 2), 2);
@@ -701,7 +701,7 @@ static void run_shapes(bool general, enum shapes_root kind, uint32_t nr_entries,
 	}
 	for (uint32_t i = 0; i < 16; i++) {
 		uint64_t pk, by;
-		assert_int_equal(nic_entry_counter_read(e[i], &pk, &by), DOCA_SUCCESS);
+		assert_int_equal(nic_entry_counter_read(p, e[i], &pk, &by), DOCA_SUCCESS);
 		r->hits += pk;
 	}
 	uint64_t by;
@@ -820,7 +820,7 @@ static void test_root_partial_meta_mask(void **state)
 		}
 		assert_int_equal(nic_port_rx_burst(0, bufs, NIC_BURST_MAX), NIC_BURST_MAX);
 		uint64_t hits, misses, by;
-		assert_int_equal(nic_entry_counter_read(e, &hits, &by), DOCA_SUCCESS);
+		assert_int_equal(nic_entry_counter_read(p, e, &hits, &by), DOCA_SUCCESS);
 		assert_int_equal(nic_pipe_miss_read(p, &misses, &by), DOCA_SUCCESS);
 		assert_int_equal(hits, NIC_BURST_MAX * 3 / 4);
 		assert_int_equal(misses, NIC_BURST_MAX / 4);
@@ -929,7 +929,7 @@ static void test_update_is_atomic(void **state)
 	for (uint32_t i = 0; u.sent < UPD_FRAMES - NIC_BURST_MAX && i < 200000; i++) {
 		bool b = i & 1;
 		struct nic_fwd fwd = {.type = NIC_FWD_PORT, .port_id = b ? 2 : 1};
-		assert_int_equal(nic_entry_update(e, &none, b ? UPD_SPORT_B : UPD_SPORT_A, &fwd), DOCA_SUCCESS);
+		assert_int_equal(nic_entry_update(p, e, &none, b ? UPD_SPORT_B : UPD_SPORT_A, &fwd), DOCA_SUCCESS);
 	}
 	atomic_store(&u.stop, true);
 	pthread_join(th, NULL);
@@ -1029,10 +1029,10 @@ static void test_entry_pool_and_states(void **state)
 			assert_int_equal(sport_out((uint16_t)(80 + i)), 1000 + 100 * round + i);
 		assert_int_equal(sport_out(99), 0); /* a miss: dropped */
 		for (uint16_t i = 0; i < 4; i++) {
-			assert_int_equal(nic_entry_remove(e[i]), DOCA_SUCCESS);
-			assert_int_equal(nic_entry_counter_read(e[i], &pk, &by), DOCA_SUCCESS);
+			assert_int_equal(nic_entry_remove(p, e[i]), DOCA_SUCCESS);
+			assert_int_equal(nic_entry_counter_read(p, e[i], &pk, &by), DOCA_SUCCESS);
 			assert_int_equal(pk, 1); /* this round's frame only: a reused slot starts at 0 */
-			nic_entry_free(e[i]);
+			nic_entry_free(p, e[i]);
 		}
 		assert_int_equal(sport_out(80), 0);
 	}
@@ -1041,13 +1041,13 @@ static void test_entry_pool_and_states(void **state)
 	struct nic_entry *b = add_dport_sport(p, 81, 8, DOCA_SUCCESS);
 	struct nic_actions na = {.fields = 1u << NIC_AF_L4_SRC, .l4_src = __builtin_bswap16(4242)};
 	struct nic_fwd to1 = {.type = NIC_FWD_PORT, .port_id = 1};
-	assert_int_equal(nic_entry_update(a, &na, 0, &to1), DOCA_SUCCESS);
+	assert_int_equal(nic_entry_update(p, a, &na, 0, &to1), DOCA_SUCCESS);
 	assert_int_equal(sport_out(80), 4242);
 	assert_int_equal(sport_out(81), 8);
-	assert_int_equal(nic_entry_remove(b), DOCA_SUCCESS);
-	assert_int_equal(nic_entry_counter_read(b, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(nic_entry_remove(p, b), DOCA_SUCCESS);
+	assert_int_equal(nic_entry_counter_read(p, b, &pk, &by), DOCA_SUCCESS);
 	assert_int_equal(pk, 1);
-	nic_entry_free(b);
+	nic_entry_free(p, b);
 	nic_pipe_destroy(p); /* frees a, still linked */
 
 	/* A HASH pipe with a path selector on the L4 source port: the value is the entry's
@@ -1085,7 +1085,7 @@ static void test_entry_pool_and_states(void **state)
 	assert_int_equal(nic_hash_entry_state(h, 1, NULL, &v), DOCA_SUCCESS);
 	assert_int_equal(v, 101); /* the shared state was not written */
 	struct nic_actions none = {0};
-	assert_int_equal(nic_entry_update(he[1], &none, 77, &to1), DOCA_SUCCESS);
+	assert_int_equal(nic_entry_update(h, he[1], &none, 77, &to1), DOCA_SUCCESS);
 	assert_int_equal(nic_hash_entry_state(h, 1, NULL, &v), DOCA_SUCCESS);
 	assert_int_equal(v, 77);
 	op.index = 1;
@@ -1097,9 +1097,9 @@ static void test_entry_pool_and_states(void **state)
 	nic_hash_exec(h, &op, 1);
 	assert_int_equal(nic_hash_entry_state(h, 0, &en, NULL), DOCA_SUCCESS);
 	assert_false(en);
-	assert_int_equal(nic_entry_remove(he[0]), DOCA_SUCCESS);
+	assert_int_equal(nic_entry_remove(h, he[0]), DOCA_SUCCESS);
 	assert_int_equal(nic_hash_entry_state(h, 0, &en, NULL), DOCA_ERROR_NOT_FOUND);
-	nic_entry_free(he[0]);
+	nic_entry_free(h, he[0]);
 	nic_pipe_destroy(h); /* frees he[1] */
 
 	struct nic_pipe *big = basic_on_dport(0, true, 1u << 16);
