@@ -106,6 +106,8 @@ void flow_op_cache_drain(void)
 
 /* ------------------------------------------------------------------ queues */
 
+static void shared_unref(struct doca_flow_port *port, int32_t *id);
+
 /* A queue item: an ADD or UPD record, or (low bit set) the entry a DEL removes. */
 #define QITEM_DEL 1u
 
@@ -126,16 +128,16 @@ static struct doca_flow_pipe_entry *qitem_entry(uintptr_t it)
 
 static uint32_t ops_pending(const struct doca_flow_pipe_entry *e)
 {
-	uint16_t done = atomic_load_explicit(&e->ops_done, memory_order_acquire);
-	return (uint16_t)(atomic_load_explicit(&e->ops_queued, memory_order_relaxed) - done);
+	uint8_t done = atomic_load_explicit(&e->ops_done, memory_order_acquire);
+	return (uint8_t)(atomic_load_explicit(&e->ops_queued, memory_order_relaxed) - done);
 }
 
 /* After executing one of the entry's operations; release: what it did is seen by
  * whoever then finds nothing pending and queues on another queue. */
 static void ops_one_done(struct doca_flow_pipe_entry *e)
 {
-	uint16_t done = atomic_load_explicit(&e->ops_done, memory_order_relaxed);
-	atomic_store_explicit(&e->ops_done, (uint16_t)(done + 1), memory_order_release);
+	uint8_t done = atomic_load_explicit(&e->ops_done, memory_order_relaxed);
+	atomic_store_explicit(&e->ops_done, (uint8_t)(done + 1), memory_order_release);
 }
 
 /* Double the ring (lock held): the items move to the front in FIFO order. */
@@ -164,8 +166,8 @@ static bool queue_push(struct doca_flow_port *port, uint16_t q, uintptr_t item, 
 		return false;
 	}
 	/* Counted before the processing thread can see the operation. */
-	uint16_t queued = atomic_load_explicit(&e->ops_queued, memory_order_relaxed);
-	atomic_store_explicit(&e->ops_queued, (uint16_t)(queued + 1), memory_order_relaxed);
+	uint8_t queued = atomic_load_explicit(&e->ops_queued, memory_order_relaxed);
+	atomic_store_explicit(&e->ops_queued, (uint8_t)(queued + 1), memory_order_relaxed);
 	fq->ring[(fq->head + fq->pending) & (fq->cap - 1)] = item;
 	fq->pending++;
 	pthread_mutex_unlock(&fq->lock);
@@ -197,7 +199,7 @@ static doca_error_t entry_queue_op(struct doca_flow_pipe_entry *e, uint16_t q, u
 	CHECK(pending == 0 || e->ops_queue == q, DOCA_ERROR_BAD_STATE,
 	      "%s: the entry has %u operation(s) pending on queue %u; use that queue or process it first", who,
 	      pending, e->ops_queue);
-	CHECK(pending < UINT16_MAX, DOCA_ERROR_BAD_STATE,
+	CHECK(pending < FLOW_ENTRY_MAX_PENDING, DOCA_ERROR_BAD_STATE,
 	      "%s: the entry has %u operations pending, the most it can; call doca_flow_entries_process", who,
 	      pending);
 	if (pending == 0)
@@ -222,8 +224,12 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 			if (it & QITEM_DEL)
 				continue;
 			struct flow_op *op = (struct flow_op *)it;
-			if (op->type == FLOW_OP_ADD && pipe->type == DOCA_FLOW_PIPE_CONTROL)
-				free(((struct flow_add_op *)op)->attr.cond); /* never added */
+			if (op->type == FLOW_OP_ADD) { /* never added */
+				struct flow_add_op *a = (struct flow_add_op *)(void *)op;
+				shared_unref(port, &a->shared_id);
+				if (pipe->type == DOCA_FLOW_PIPE_CONTROL)
+					free(a->attr.cond);
+			}
 			op_free(op); /* first member of its record */
 		}
 		fq->pending = kept;
@@ -264,29 +270,43 @@ void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id)
 }
 
 /*
- * An entry holds one reference on its shared counter (shared_id >= 0) from the call
- * that queues its ADD (resolve_counter) to the first of: the add refused after all
- * (entry_discard), an ERROR completion of the ADD, its DEL, its pipe's destruction
- * (a still-queued ADD included). shared_id is reset with the reference, so each path
- * gives it back once. Under flow_g.lock.
+ * An entry holds one reference on its shared counter from the call that queues its ADD
+ * (resolve_counter) to the first of: the add refused after all (entry_discard), an ERROR
+ * completion of the ADD, its DEL, its pipe's destruction (a still-queued ADD included).
+ * While the ADD is queued its record holds the id; once added, the NIC entry's state
+ * names the counter (entry_shared_id). Under flow_g.lock; *id is reset with the
+ * reference, so each path gives it back once.
  */
-static void shared_unref(struct doca_flow_pipe_entry *e)
+static void shared_unref(struct doca_flow_port *port, int32_t *id)
 {
-	if (e->shared_id >= 0) {
-		struct doca_flow_port *port = flow_entry_pipe(e)->port;
-		assert(port->shared_counters[e->shared_id].refs > 0);
-		port->shared_counters[e->shared_id].refs--;
-		e->shared_id = -1;
+	if (*id >= 0) {
+		assert(port->shared_counters[*id].refs > 0);
+		port->shared_counters[*id].refs--;
+		*id = -1;
 	}
 }
 
-static void shared_unref_locking(struct doca_flow_pipe_entry *e)
+static void shared_unref_locking(struct doca_flow_port *port, int32_t *id)
 {
-	if (e->shared_id < 0)
+	if (*id < 0)
 		return;
 	pthread_mutex_lock(&flow_g.lock);
-	shared_unref(e);
+	shared_unref(port, id);
 	pthread_mutex_unlock(&flow_g.lock);
+}
+
+/* The shared counter id of an entry in the NIC, or -1. */
+static int32_t entry_shared_id(const struct doca_flow_pipe_entry *e)
+{
+	struct nic_entry *ne = flow_entry_nic(e);
+	const struct doca_flow_pipe *p = flow_entry_pipe(e);
+	struct nic_counter *cnt = ne ? nic_entry_shared_counter(p->nic, ne) : NULL;
+	if (cnt == NULL)
+		return -1;
+	const struct flow_shared_counter *c =
+		(const struct flow_shared_counter *)(const void *)((const char *)cnt -
+								   offsetof(struct flow_shared_counter, cnt));
+	return (int32_t)(c - p->port->shared_counters);
 }
 
 /* ------------------------------------------------------------------ entry objects */
@@ -350,7 +370,7 @@ static bool in_pool(const struct doca_flow_pipe_entry *e)
 
 struct nic_entry *flow_entry_nic(const struct doca_flow_pipe_entry *e)
 {
-	if (!e->in_nic)
+	if (!flow_entry_has(e, FLOW_EF_IN_NIC))
 		return NULL;
 	const struct doca_flow_pipe *p = flow_entry_pipe(e);
 	if (p->type == DOCA_FLOW_PIPE_CONTROL)
@@ -409,12 +429,9 @@ static struct doca_flow_pipe_entry *slot_init(struct doca_flow_pipe_entry *e)
 	/* The slot keeps what its previous entry left: every field is set again. */
 	atomic_store_explicit(&e->ops_queued, 0, memory_order_relaxed);
 	atomic_store_explicit(&e->ops_done, 0, memory_order_relaxed);
-	e->shared_id = -1;
 	e->index = 0;
 	e->ops_queue = 0;
-	e->status = DOCA_FLOW_ENTRY_STATUS_IN_PROCESS;
-	e->del_queued = false;
-	e->in_nic = false;
+	atomic_store_explicit(&e->flags, DOCA_FLOW_ENTRY_STATUS_IN_PROCESS, memory_order_relaxed);
 	e->usr_ctx = NULL;
 	return e;
 }
@@ -430,7 +447,6 @@ static struct doca_flow_pipe_entry *entry_obtain(struct doca_flow_pipe *pipe, ui
 		if (h == NULL)
 			return NULL;
 		e = &h->e;
-		e->shared_id = -1;
 	}
 	e->pipe_id = pipe->id;
 	return e;
@@ -495,6 +511,19 @@ void flow_entry_for_each(struct doca_flow_pipe *pipe, void (*fn)(const struct do
 			fn(&pipe->pool[i], arg);
 }
 
+static void entry_shared_release(const struct doca_flow_pipe_entry *e, void *arg)
+{
+	int32_t id = entry_shared_id(e);
+	shared_unref(arg, &id);
+}
+
+void flow_entry_shared_release_all(struct doca_flow_pipe *pipe)
+{
+	/* Queued adds gave theirs back in flow_queue_drop_pipe; with none live, no scan. */
+	if (atomic_load_explicit(&pipe->nr_entries_live, memory_order_relaxed) != 0)
+		flow_entry_for_each(pipe, entry_shared_release, pipe->port);
+}
+
 /* Under flow_g.lock, after flow_queue_drop_pipe freed the operations still queued. */
 void flow_entry_destroy_all(struct doca_flow_pipe *pipe)
 {
@@ -503,16 +532,9 @@ void flow_entry_destroy_all(struct doca_flow_pipe *pipe)
 	pipe->entries = NULL;
 	while (h) {
 		struct flow_heap_entry *next = h->next;
-		shared_unref(&h->e);
 		entry_release(&h->e); /* its NIC entry went with the NIC pipe */
 		h = next;
 	}
-	/* Live pool slots (queued adds included) only hold shared-counter references; with
-	 * none live, no scan. */
-	if (pipe->pool && atomic_load_explicit(&pipe->nr_entries_live, memory_order_relaxed) != 0)
-		for (uint32_t i = 0, n = pool_slots(pipe); i < n; i++)
-			if (slot_live(&pipe->pool[i]))
-				shared_unref(&pipe->pool[i]);
 	flow_entry_pool_free(pipe);
 	atomic_store_explicit(&pipe->nr_entries_live, 0, memory_order_relaxed);
 }
@@ -616,6 +638,7 @@ static doca_error_t entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8
 	struct flow_add_op *a = op_alloc();
 	if (a == NULL)
 		return CORE_LOG_NOMEM(who, "the queued operation");
+	a->shared_id = -1;
 	struct doca_flow_pipe_entry *e = entry_obtain(pipe, index);
 	if (e == NULL) {
 		err = CORE_LOG_NOMEM(who, "the entry");
@@ -629,7 +652,7 @@ static doca_error_t entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8
 	attr->priority = 0;
 	err = resolve_fwd(pipe, fwd, &attr->fwd, who);
 	if (err == DOCA_SUCCESS)
-		err = resolve_counter(pipe, monitor, attr, &e->shared_id, who);
+		err = resolve_counter(pipe, monitor, attr, &a->shared_id, who);
 	if (err != DOCA_SUCCESS)
 		goto fail;
 	/* Aging watches a counter (flow_aging.c): an entry without one gets its own. */
@@ -637,7 +660,6 @@ static doca_error_t entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8
 	if (a->aging_sec && attr->shared_counter == NULL)
 		attr->own_counter = true;
 	flow_actions_entry(&pipe->act[action_idx], actions, pipe->ps_field, &attr->actions, &attr->ps_value);
-	e->status = DOCA_FLOW_ENTRY_STATUS_IN_PROCESS;
 	e->usr_ctx = usr_ctx;
 	e->index = index;
 	a->op.type = FLOW_OP_ADD;
@@ -656,7 +678,7 @@ fail:
 
 static void entry_discard(struct flow_add_op *a)
 {
-	shared_unref_locking(a->entry);
+	shared_unref_locking(flow_entry_pipe(a->entry)->port, &a->shared_id);
 	entry_release(a->entry);
 	op_free(a);
 }
@@ -814,7 +836,8 @@ doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_queue, struct doca_
 	      pipe->name);
 	CHECK(pipe->type == DOCA_FLOW_PIPE_BASIC || pipe->type == DOCA_FLOW_PIPE_HASH, DOCA_ERROR_INVALID_VALUE,
 	      "%s: pipe '%s' is neither BASIC nor HASH", who, pipe->name);
-	CHECK(!entry->del_queued, DOCA_ERROR_BAD_STATE, "%s: the entry is being removed", who);
+	CHECK(!flow_entry_has(entry, FLOW_EF_DEL_QUEUED), DOCA_ERROR_BAD_STATE, "%s: the entry is being removed",
+	      who);
 	err = check_action_idx(pipe, action_idx, who);
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -835,7 +858,7 @@ doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_queue, struct doca_
 		op_free(op);
 		return err;
 	}
-	entry->status = DOCA_FLOW_ENTRY_STATUS_IN_PROCESS;
+	flow_entry_flags_set(entry, FLOW_EF_STATUS, DOCA_FLOW_ENTRY_STATUS_IN_PROCESS);
 	CORE_LOG_TRC("%s: pipe '%s' queue %u: entry update queued (action_idx %u)", who, pipe->name, pipe_queue,
 		     action_idx);
 	return DOCA_SUCCESS;
@@ -849,10 +872,11 @@ doca_error_t doca_flow_pipe_remove_entry(uint16_t pipe_queue, uint32_t flags, st
 	doca_error_t err = check_common(pipe_queue, flow_entry_pipe(entry), flags, who);
 	if (err != DOCA_SUCCESS)
 		return err;
-	CHECK(!entry->del_queued, DOCA_ERROR_BAD_STATE, "%s: the entry is already being removed", who);
+	CHECK(!flow_entry_has(entry, FLOW_EF_DEL_QUEUED), DOCA_ERROR_BAD_STATE,
+	      "%s: the entry is already being removed", who);
 	err = entry_queue_op(entry, pipe_queue, qitem_del(entry), who);
 	if (err == DOCA_SUCCESS) {
-		entry->del_queued = true;
+		flow_entry_flags_set(entry, FLOW_EF_DEL_QUEUED, FLOW_EF_DEL_QUEUED);
 		CORE_LOG_TRC("%s: pipe '%s' queue %u: entry removal queued", who, flow_entry_pipe(entry)->name,
 			     pipe_queue);
 	}
@@ -863,7 +887,7 @@ enum doca_flow_entry_status doca_flow_pipe_entry_get_status(struct doca_flow_pip
 {
 	if (!entry_valid(entry, __func__))
 		return DOCA_FLOW_ENTRY_STATUS_ERROR;
-	return (enum doca_flow_entry_status)entry->status;
+	return flow_entry_status(entry);
 }
 
 /* ------------------------------------------------------------------ process */
@@ -888,13 +912,15 @@ const struct doca_flow_port *flow_in_entry_cb(const struct doca_flow_port *port)
 static void entry_forget(struct doca_flow_pipe_entry *e)
 {
 	bool pooled = in_pool(e);
-	atomic_fetch_sub_explicit(&flow_entry_pipe(e)->nr_entries_live, 1, memory_order_relaxed);
-	if (pooled && e->shared_id < 0)
+	struct doca_flow_pipe *pipe = flow_entry_pipe(e);
+	atomic_fetch_sub_explicit(&pipe->nr_entries_live, 1, memory_order_relaxed);
+	int32_t id = entry_shared_id(e);
+	if (pooled && id < 0)
 		return;
 	pthread_mutex_lock(&flow_g.lock);
 	if (!pooled)
 		heap_unlink(e);
-	shared_unref(e);
+	shared_unref(pipe->port, &id);
 	pthread_mutex_unlock(&flow_g.lock);
 }
 
@@ -916,19 +942,21 @@ static void execute_add(struct flow_add_op *a, uint16_t q)
 			((struct flow_heap_entry *)(void *)e)->nic = ne;
 		else if (pipe->type == DOCA_FLOW_PIPE_BASIC)
 			e->nic_slot = nic_pipe_entry_slot(pipe->nic, ne);
-		e->in_nic = true;
+		flow_entry_flags_set(e, FLOW_EF_IN_NIC, FLOW_EF_IN_NIC);
 	} else if (pipe->type == DOCA_FLOW_PIPE_CONTROL) {
 		free(a->attr.cond); /* the NIC owns it only once added */
 	}
 	uint32_t aging_sec = a->aging_sec;
+	if (err != DOCA_SUCCESS) /* a failed add counts nothing; a NIC entry holds it now */
+		shared_unref_locking(pipe->port, &a->shared_id);
 	op_free(a);
 	if (err == DOCA_SUCCESS && aging_sec)
 		flow_aging_track(e, q, aging_sec);
-	e->status = err == DOCA_SUCCESS ? DOCA_FLOW_ENTRY_STATUS_SUCCESS : DOCA_FLOW_ENTRY_STATUS_ERROR;
-	if (err != DOCA_SUCCESS)
-		shared_unref_locking(e); /* a failed add counts nothing */
+	enum doca_flow_entry_status st = err == DOCA_SUCCESS ? DOCA_FLOW_ENTRY_STATUS_SUCCESS
+							     : DOCA_FLOW_ENTRY_STATUS_ERROR;
+	flow_entry_flags_set(e, FLOW_EF_STATUS, (uint8_t)st);
 	ops_one_done(e);
-	complete(e, q, (enum doca_flow_entry_status)e->status, DOCA_FLOW_ENTRY_OP_ADD);
+	complete(e, q, st, DOCA_FLOW_ENTRY_OP_ADD);
 }
 
 static void execute_upd(struct flow_upd_op *u, uint16_t q)
@@ -938,9 +966,11 @@ static void execute_upd(struct flow_upd_op *u, uint16_t q)
 	doca_error_t err = ne ? nic_entry_update(flow_entry_pipe(e)->nic, ne, &u->actions, u->ps_value, &u->fwd)
 			      : DOCA_ERROR_BAD_STATE;
 	op_free(u);
-	e->status = err == DOCA_SUCCESS ? DOCA_FLOW_ENTRY_STATUS_SUCCESS : DOCA_FLOW_ENTRY_STATUS_ERROR;
+	enum doca_flow_entry_status st = err == DOCA_SUCCESS ? DOCA_FLOW_ENTRY_STATUS_SUCCESS
+							     : DOCA_FLOW_ENTRY_STATUS_ERROR;
+	flow_entry_flags_set(e, FLOW_EF_STATUS, (uint8_t)st);
 	ops_one_done(e);
-	complete(e, q, (enum doca_flow_entry_status)e->status, DOCA_FLOW_ENTRY_OP_UPD);
+	complete(e, q, st, DOCA_FLOW_ENTRY_OP_UPD);
 }
 
 static void execute_del(struct doca_flow_pipe_entry *e, uint16_t q)
@@ -950,7 +980,7 @@ static void execute_del(struct doca_flow_pipe_entry *e, uint16_t q)
 	struct nic_pipe *np = pipe->nic;
 	struct nic_entry *nic = flow_entry_nic(e);
 	if (nic && nic_entry_remove(np, nic) != DOCA_SUCCESS) {
-		e->del_queued = false; /* still live: the program may retry */
+		flow_entry_flags_set(e, FLOW_EF_DEL_QUEUED, 0); /* still live: the program may retry */
 		ops_one_done(e);
 		complete(e, q, DOCA_FLOW_ENTRY_STATUS_ERROR, DOCA_FLOW_ENTRY_OP_DEL);
 		return;
@@ -963,9 +993,9 @@ static void execute_del(struct doca_flow_pipe_entry *e, uint16_t q)
 		nic_entry_free(np, nic);
 		return;
 	}
-	e->in_nic = false;
 	flow_aging_untrack(e);
-	entry_forget(e);
+	entry_forget(e); /* reads the shared counter off the NIC entry */
+	flow_entry_flags_set(e, FLOW_EF_IN_NIC, 0);
 	nic_entry_free(np, nic);
 	entry_release(e);
 }
@@ -1050,7 +1080,7 @@ doca_error_t doca_flow_resource_query_entry(struct doca_flow_pipe_entry *entry, 
 	const struct doca_flow_pipe *pipe = flow_entry_pipe(entry);
 	struct nic_entry *ne = flow_entry_nic(entry);
 	CHECK(ne != NULL, DOCA_ERROR_BAD_STATE, "%s: entry of pipe '%s' is not in the NIC (status %u)", __func__,
-	      pipe->name, (unsigned)entry->status);
+	      pipe->name, (unsigned)flow_entry_status(entry));
 	uint64_t pkts, bytes;
 	CHECK(nic_entry_counter_read(pipe->nic, ne, &pkts, &bytes) == DOCA_SUCCESS, DOCA_ERROR_INVALID_VALUE,
 	      "%s: entry of pipe '%s' has no counter", __func__, pipe->name);

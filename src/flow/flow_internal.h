@@ -74,6 +74,7 @@ struct flow_add_op {
 	struct flow_op op;
 	struct doca_flow_pipe_entry *entry;
 	uint32_t aging_sec; /* 0: the entry does not age (flow_aging.c) */
+	int32_t shared_id;  /* the shared counter it holds a reference on, or -1 */
 	struct nic_entry_attr attr;
 };
 
@@ -292,8 +293,9 @@ struct doca_flow_pipe {
  * the heap only once nr_entries handles are in use (adds queued beyond the pipe's size,
  * which complete with ERROR).
  *
- * 32 bytes (issue 13: with the NIC's 16-byte HASH entry, 48 bytes an entry): the pipe
- * is named by id, the NIC entry by its slot, a DEL needs no record (struct flow_queue).
+ * 24 bytes (issue 13: with the NIC's 16-byte HASH entry, 40 bytes an entry): the pipe
+ * is named by id, the NIC entry by its slot, the shared counter by the NIC entry's
+ * state (entry_shared_id), and a DEL needs no record (struct flow_queue).
  */
 struct doca_flow_pipe_entry {
 	_Atomic uint32_t magic;
@@ -301,14 +303,11 @@ struct doca_flow_pipe_entry {
 	 * ops_queue, so the entry's DEL always runs last. Each count has one writer at a
 	 * time (queued: the producer holding the queue's lock; done: the thread processing
 	 * the queue), so neither needs a locked read-modify-write on the insertion path.
-	 * 16 bits: an entry refuses a 65536th pending operation (entry_queue_op). */
-	_Atomic uint16_t ops_queued;
-	_Atomic uint16_t ops_done;
-	uint8_t ops_queue; /* < FLOW_MAX_QUEUES */
-	uint8_t status;	   /* enum doca_flow_entry_status */
-	bool del_queued;
-	bool in_nic; /* its NIC entry exists: added, not yet removed */
-	int32_t shared_id; /* shared counter id referenced, or -1 */
+	 * 8 bits: at most FLOW_ENTRY_MAX_PENDING pending, fewer than a DOCA queue's depth. */
+	_Atomic uint8_t ops_queued;
+	_Atomic uint8_t ops_done;
+	uint8_t ops_queue;     /* < FLOW_MAX_QUEUES */
+	_Atomic uint8_t flags; /* FLOW_EF_STATUS (enum doca_flow_entry_status), FLOW_EF_* */
 	union {
 		uint32_t index;	   /* HASH: the index, which is also its NIC slot */
 		uint32_t nic_slot; /* BASIC: the NIC entry's slot, once added */
@@ -317,8 +316,32 @@ struct doca_flow_pipe_entry {
 	uint32_t pipe_id; /* flow_entry_pipe() */
 	void *usr_ctx;
 };
-_Static_assert(sizeof(struct doca_flow_pipe_entry) == 32, "an entry handle is 32 bytes");
+_Static_assert(sizeof(struct doca_flow_pipe_entry) == 24, "an entry handle is 24 bytes");
 _Static_assert(FLOW_MAX_QUEUES <= 256, "ops_queue is 8 bits");
+#define FLOW_ENTRY_MAX_PENDING 255u
+#define FLOW_EF_STATUS 3u     /* the bits of enum doca_flow_entry_status */
+#define FLOW_EF_DEL_QUEUED 4u /* its DEL is queued */
+#define FLOW_EF_IN_NIC 8u     /* its NIC entry exists: added, not yet removed */
+_Static_assert(DOCA_FLOW_ENTRY_STATUS_ERROR <= FLOW_EF_STATUS, "status in two bits");
+
+static inline enum doca_flow_entry_status flow_entry_status(const struct doca_flow_pipe_entry *e)
+{
+	return (enum doca_flow_entry_status)(atomic_load_explicit(&e->flags, memory_order_relaxed) & FLOW_EF_STATUS);
+}
+
+static inline bool flow_entry_has(const struct doca_flow_pipe_entry *e, uint8_t flag)
+{
+	return atomic_load_explicit(&e->flags, memory_order_relaxed) & flag;
+}
+
+/* Set or clear flag bits, or (mask FLOW_EF_STATUS) set the status to val. */
+static inline void flow_entry_flags_set(struct doca_flow_pipe_entry *e, uint8_t mask, uint8_t val)
+{
+	uint8_t f = atomic_load_explicit(&e->flags, memory_order_relaxed);
+	while (!atomic_compare_exchange_weak_explicit(&e->flags, &f, (uint8_t)((f & ~mask) | (val & mask)),
+						      memory_order_relaxed, memory_order_relaxed))
+		;
+}
 
 /* An entry's NIC entry, or NULL while it has none (flow_entry.c). */
 struct nic_entry *flow_entry_nic(const struct doca_flow_pipe_entry *e);
@@ -425,6 +448,8 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
  * one WARNING when entry operations of ctx (the port, or its switch manager, which holds
  * its pipes) are still queued. Takes only the queue locks. */
 void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id);
+/* Under flow_g.lock, before the NIC pipe goes: every entry's shared-counter reference. */
+void flow_entry_shared_release_all(struct doca_flow_pipe *pipe);
 void flow_entry_destroy_all(struct doca_flow_pipe *pipe);
 /* HASH pipes: the entry pool (NO_MEMORY), freed by flow_entry_destroy_all or, for a pipe
  * that failed to create, by flow_entry_pool_free. */

@@ -463,6 +463,7 @@ void flow_pipe_destroy_locked(struct doca_flow_pipe *p)
 	/* Its final counters and top entries, while the NIC pipe still holds them. */
 	core_report_unregister(p->report);
 	p->report = NULL;
+	flow_entry_shared_release_all(p); /* it reads the NIC entries' states */
 	nic_pipe_destroy(p->nic);
 	flow_entry_destroy_all(p);
 	assert(p->idxsel == NULL || p->idxsel->bound > 0);
@@ -527,8 +528,8 @@ static void dump_entry(const struct doca_flow_pipe_entry *e, void *arg)
 		fprintf(f, " index=%u", e->index);
 	if (flow_entry_pipe(e)->type == DOCA_FLOW_PIPE_CONTROL)
 		fprintf(f, " priority=%u", e->priority);
-	fprintf(f, " status=%s", e->status == DOCA_FLOW_ENTRY_STATUS_SUCCESS ? "ok"
-				 : e->status == DOCA_FLOW_ENTRY_STATUS_ERROR ? "error"
+	fprintf(f, " status=%s", flow_entry_status(e) == DOCA_FLOW_ENTRY_STATUS_SUCCESS ? "ok"
+				 : flow_entry_status(e) == DOCA_FLOW_ENTRY_STATUS_ERROR ? "error"
 									     : "in-process");
 	struct nic_entry *ne = flow_entry_nic(e);
 	if (ne && nic_entry_counter_read(flow_entry_pipe(e)->nic, ne, &pk, &by) == DOCA_SUCCESS)

@@ -155,7 +155,7 @@ struct reloc_list {
 static void collect(const struct doca_flow_pipe_entry *e, void *arg)
 {
 	struct reloc_list *l = arg;
-	if (e->in_nic && l->n < l->cap)
+	if (flow_entry_has(e, FLOW_EF_IN_NIC) && l->n < l->cap)
 		l->e[l->n++] = (struct doca_flow_pipe_entry *)(uintptr_t)e;
 }
 

@@ -474,6 +474,8 @@ FLOWDPA_MUST_CHECK doca_error_t nic_entry_counter_read(const struct nic_pipe *pi
  * HASH entry (HASH: its index) is stable from its add to its free; CONTROL entries have
  * none (UINT32_MAX). nic_pipe_entry_at gives the entry in a slot (NULL out of range).
  */
+/* The shared counter an entry counts in (the attr's shared_counter), or NULL. */
+struct nic_counter *nic_entry_shared_counter(const struct nic_pipe *pipe, const struct nic_entry *entry);
 uint32_t nic_pipe_entry_slot(const struct nic_pipe *pipe, const struct nic_entry *entry);
 struct nic_entry *nic_pipe_entry_at(const struct nic_pipe *pipe, uint32_t slot);
 

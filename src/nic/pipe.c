@@ -627,6 +627,15 @@ doca_error_t nic_entry_counter_read(const struct nic_pipe *p, const struct nic_e
 	return DOCA_SUCCESS;
 }
 
+struct nic_counter *nic_entry_shared_counter(const struct nic_pipe *p, const struct nic_entry *e)
+{
+	(void)p;
+	if (atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT)
+		return NULL;
+	const struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
+	return st ? st->cnt : NULL;
+}
+
 struct nic_entry *nic_pipe_entry_at(const struct nic_pipe *p, uint32_t slot)
 {
 	return p->pool && slot < p->pool_n ? nic_pool_entry(p, slot) : NULL;

@@ -268,6 +268,38 @@ static void test_shared_ref_with_update(void **state)
 			 DOCA_SUCCESS);
 }
 
+/* An entry holds at most 255 pending operations (8-bit counts, below a DOCA queue's
+ * depth): the next is refused with BAD_STATE and one line, and what is queued still
+ * runs; once processed, the entry takes operations again. */
+static void test_pending_limit(void **state)
+{
+	(void)state;
+	uint32_t id;
+	assert_int_equal(doca_flow_port_shared_resource_get(ports[0], DOCA_FLOW_SHARED_RESOURCE_COUNTER, &id),
+			 DOCA_SUCCESS);
+	struct doca_flow_actions act;
+	memset(&act, 0, sizeof(act));
+	struct doca_flow_pipe *p = hash_pipe(8);
+	struct doca_flow_pipe_entry *e = hash_add(p, 5, id);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	for (int i = 0; i < 255; i++)
+		assert_int_equal(doca_flow_pipe_basic_update_entry(0, p, 0, &act, NULL, NULL, 0, e), DOCA_SUCCESS);
+	log_capture_clear();
+	assert_int_equal(doca_flow_pipe_basic_update_entry(0, p, 0, &act, NULL, NULL, 0, e), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(doca_flow_pipe_remove_entry(0, 0, e), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(log_capture_count(NULL), 2);
+	assert_int_equal(log_capture_count("operations pending, the most it can"), 2);
+	assert_int_equal(doca_flow_pipe_entry_get_status(e), DOCA_FLOW_ENTRY_STATUS_IN_PROCESS);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_entry_get_status(e), DOCA_FLOW_ENTRY_STATUS_SUCCESS);
+	assert_int_equal(doca_flow_pipe_remove_entry(0, 0, e), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(flow_pipe_nr_entries_added(p), 0);
+	doca_flow_pipe_destroy(p);
+	assert_int_equal(doca_flow_port_shared_resource_put(ports[0], DOCA_FLOW_SHARED_RESOURCE_COUNTER, id),
+			 DOCA_SUCCESS);
+}
+
 static void test_destroy_with_live_ports(void **state)
 {
 	(void)state;
@@ -792,6 +824,7 @@ int main(void)
 		cmocka_unit_test(test_destroy_with_live_ports),
 		cmocka_unit_test_setup_teardown(test_hash_destroy_with_entries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_ref_with_update, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pending_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resource_export_hold, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_callback_destroys_queued_pipe, setup_tally, teardown),
 		cmocka_unit_test_setup_teardown(test_del_callback_destroys_own_pipe, setup_tally, teardown),
