@@ -174,18 +174,35 @@ static bool queue_push(struct doca_flow_port *port, uint16_t q, uintptr_t item, 
 	return true;
 }
 
-/* The oldest item of the queue, or 0 when it is empty. */
-static uintptr_t queue_pop(struct flow_queue *fq)
+/* Take up to max (and FLOW_PROC_BATCH) of the oldest items into b, which stays on the
+ * queue's list of batches until queue_batch_done; returns how many. */
+static uint32_t queue_pop_batch(struct flow_queue *fq, struct flow_batch *b, uint32_t max)
 {
-	uintptr_t it = 0;
 	pthread_mutex_lock(&fq->lock);
-	if (fq->pending) {
-		it = fq->ring[fq->head];
-		fq->head = (fq->head + 1) & (fq->cap - 1);
-		fq->pending--;
+	uint32_t n = fq->pending < max ? fq->pending : max;
+	if (n > FLOW_PROC_BATCH)
+		n = FLOW_PROC_BATCH;
+	for (uint32_t i = 0; i < n; i++)
+		atomic_init(&b->it[i], fq->ring[(fq->head + i) & (fq->cap - 1)]);
+	b->n = n;
+	if (n) {
+		fq->head = (fq->head + n) & (fq->cap - 1);
+		fq->pending -= n;
+		b->up = fq->batches;
+		fq->batches = b;
 	}
 	pthread_mutex_unlock(&fq->lock);
-	return it;
+	return n;
+}
+
+static void queue_batch_done(struct flow_queue *fq, struct flow_batch *b)
+{
+	pthread_mutex_lock(&fq->lock);
+	struct flow_batch **link = &fq->batches;
+	while (*link != b) /* a callback's own entries_process pushed and popped its batches */
+		link = &(*link)->up;
+	*link = b->up;
+	pthread_mutex_unlock(&fq->lock);
 }
 
 /*
@@ -209,6 +226,21 @@ static doca_error_t entry_queue_op(struct doca_flow_pipe_entry *e, uint16_t q, u
 	return DOCA_SUCCESS;
 }
 
+/* An item of a pipe being destroyed, dropped unexecuted (flow_g.lock held). */
+static void drop_item(struct doca_flow_port *port, const struct doca_flow_pipe *pipe, uintptr_t it)
+{
+	if (it & QITEM_DEL)
+		return;
+	struct flow_op *op = (struct flow_op *)it;
+	if (op->type == FLOW_OP_ADD) { /* never added */
+		struct flow_add_op *a = (struct flow_add_op *)(void *)op;
+		shared_unref(port, &a->shared_id);
+		if (pipe->type == DOCA_FLOW_PIPE_CONTROL)
+			free(a->attr.cond);
+	}
+	op_free(op); /* first member of its record */
+}
+
 void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pipe)
 {
 	for (uint16_t q = 0; q < port->nr_queues; q++) {
@@ -221,18 +253,17 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 				fq->ring[(fq->head + kept++) & (fq->cap - 1)] = it;
 				continue;
 			}
-			if (it & QITEM_DEL)
-				continue;
-			struct flow_op *op = (struct flow_op *)it;
-			if (op->type == FLOW_OP_ADD) { /* never added */
-				struct flow_add_op *a = (struct flow_add_op *)(void *)op;
-				shared_unref(port, &a->shared_id);
-				if (pipe->type == DOCA_FLOW_PIPE_CONTROL)
-					free(a->attr.cond);
-			}
-			op_free(op); /* first member of its record */
+			drop_item(port, pipe, it);
 		}
 		fq->pending = kept;
+		for (struct flow_batch *b = fq->batches; b; b = b->up)
+			for (uint32_t i = 0; i < b->n; i++) {
+				uintptr_t it = atomic_load_explicit(&b->it[i], memory_order_acquire);
+				if (it && qitem_entry(it)->pipe_id == pipe->id &&
+				    atomic_compare_exchange_strong_explicit(&b->it[i], &it, 0, memory_order_acq_rel,
+									    memory_order_acquire))
+					drop_item(port, pipe, it);
+			}
 		pthread_mutex_unlock(&fq->lock);
 	}
 }
@@ -931,32 +962,46 @@ static void complete(struct doca_flow_pipe_entry *e, uint16_t q, enum doca_flow_
 		flow_g.cfg.entry_cb(e, q, st, op, e->usr_ctx);
 }
 
-static void execute_add(struct flow_add_op *a, uint16_t q)
+/*
+ * Adds of one pipe taken off a queue in a row (n <= FLOW_PROC_BATCH): into the NIC in one
+ * bulk (nic_entry_add_bulk), then completed in order. A callback may destroy the pipe,
+ * which ends the entries still to complete with it (flow_entry_destroy_all): their
+ * records are already freed and nothing of theirs is read after that.
+ */
+static void execute_adds(struct flow_add_op **a, uint32_t n, uint16_t q)
 {
-	struct doca_flow_pipe_entry *e = a->entry;
-	struct doca_flow_pipe *pipe = flow_entry_pipe(e);
-	struct nic_entry *ne;
-	doca_error_t err = nic_entry_add(pipe->nic, &a->attr, &ne);
-	if (err == DOCA_SUCCESS) {
-		if (pipe->type == DOCA_FLOW_PIPE_CONTROL)
-			((struct flow_heap_entry *)(void *)e)->nic = ne;
-		else if (pipe->type == DOCA_FLOW_PIPE_BASIC)
-			e->nic_slot = nic_pipe_entry_slot(pipe->nic, ne);
-		flow_entry_flags_set(e, FLOW_EF_IN_NIC, FLOW_EF_IN_NIC);
-	} else if (pipe->type == DOCA_FLOW_PIPE_CONTROL) {
-		free(a->attr.cond); /* the NIC owns it only once added */
+	struct doca_flow_pipe *pipe = flow_entry_pipe(a[0]->entry);
+	const struct nic_entry_attr *attrs[FLOW_PROC_BATCH];
+	struct nic_entry *ne[FLOW_PROC_BATCH];
+	doca_error_t err[FLOW_PROC_BATCH];
+	struct doca_flow_pipe_entry *e[FLOW_PROC_BATCH];
+	for (uint32_t i = 0; i < n; i++)
+		attrs[i] = &a[i]->attr;
+	nic_entry_add_bulk(pipe->nic, attrs, n, ne, err);
+	for (uint32_t i = 0; i < n; i++) {
+		e[i] = a[i]->entry;
+		if (err[i] == DOCA_SUCCESS) {
+			if (pipe->type == DOCA_FLOW_PIPE_CONTROL)
+				((struct flow_heap_entry *)(void *)e[i])->nic = ne[i];
+			else if (pipe->type == DOCA_FLOW_PIPE_BASIC)
+				e[i]->nic_slot = nic_pipe_entry_slot(pipe->nic, ne[i]);
+			if (a[i]->aging_sec)
+				flow_aging_track(e[i], q, a[i]->aging_sec);
+		} else {
+			if (pipe->type == DOCA_FLOW_PIPE_CONTROL)
+				free(a[i]->attr.cond); /* the NIC owns it only once added */
+			/* A failed add counts nothing; an added one's NIC entry holds the reference. */
+			shared_unref_locking(pipe->port, &a[i]->shared_id);
+		}
+		flow_entry_flags_set(e[i], FLOW_EF_IN_NIC | FLOW_EF_STATUS,
+				     err[i] == DOCA_SUCCESS ? FLOW_EF_IN_NIC | DOCA_FLOW_ENTRY_STATUS_SUCCESS
+							    : DOCA_FLOW_ENTRY_STATUS_ERROR);
+		op_free(a[i]);
 	}
-	uint32_t aging_sec = a->aging_sec;
-	if (err != DOCA_SUCCESS) /* a failed add counts nothing; a NIC entry holds it now */
-		shared_unref_locking(pipe->port, &a->shared_id);
-	op_free(a);
-	if (err == DOCA_SUCCESS && aging_sec)
-		flow_aging_track(e, q, aging_sec);
-	enum doca_flow_entry_status st = err == DOCA_SUCCESS ? DOCA_FLOW_ENTRY_STATUS_SUCCESS
-							     : DOCA_FLOW_ENTRY_STATUS_ERROR;
-	flow_entry_flags_set(e, FLOW_EF_STATUS, (uint8_t)st);
-	ops_one_done(e);
-	complete(e, q, st, DOCA_FLOW_ENTRY_OP_ADD);
+	for (uint32_t i = 0; i < n && pipe->magic == FLOW_PIPE_MAGIC; i++) {
+		ops_one_done(e[i]);
+		complete(e[i], q, flow_entry_status(e[i]), DOCA_FLOW_ENTRY_OP_ADD);
+	}
 }
 
 static void execute_upd(struct flow_upd_op *u, uint16_t q)
@@ -1000,17 +1045,45 @@ static void execute_del(struct doca_flow_pipe_entry *e, uint16_t q)
 	entry_release(e);
 }
 
-static void execute(uintptr_t it, uint16_t q)
+static bool qitem_is_add(uintptr_t it)
 {
-	if (it & QITEM_DEL) {
-		execute_del(qitem_entry(it), q);
-		return;
+	return !(it & QITEM_DEL) && ((const struct flow_op *)it)->type == FLOW_OP_ADD;
+}
+
+/* Execute the items of a batch in order (claiming each from flow_queue_drop_pipe), adds
+ * of one pipe in a row together; returns how many ran. */
+static uint32_t execute_batch(struct flow_batch *b, uint16_t q)
+{
+	uint32_t ran = 0;
+	for (uint32_t i = 0; i < b->n; i++) {
+		uintptr_t it = atomic_exchange_explicit(&b->it[i], 0, memory_order_acq_rel);
+		if (it == 0)
+			continue; /* its pipe was destroyed meanwhile */
+		ran++;
+		if (it & QITEM_DEL) {
+			execute_del(qitem_entry(it), q);
+			continue;
+		}
+		if (!qitem_is_add(it)) {
+			execute_upd((struct flow_upd_op *)it, q);
+			continue;
+		}
+		struct flow_add_op *adds[FLOW_PROC_BATCH];
+		uint32_t n = 0;
+		uint32_t pipe_id = qitem_entry(it)->pipe_id;
+		adds[n++] = (struct flow_add_op *)it;
+		while (i + 1 < b->n) {
+			uintptr_t next = atomic_load_explicit(&b->it[i + 1], memory_order_acquire);
+			if (next == 0 || !qitem_is_add(next) || qitem_entry(next)->pipe_id != pipe_id ||
+			    atomic_exchange_explicit(&b->it[i + 1], 0, memory_order_acq_rel) != next)
+				break;
+			adds[n++] = (struct flow_add_op *)next;
+			i++;
+		}
+		ran += n - 1;
+		execute_adds(adds, n, q);
 	}
-	struct flow_op *op = (struct flow_op *)it;
-	if (op->type == FLOW_OP_ADD)
-		execute_add((struct flow_add_op *)(void *)op, q);
-	else
-		execute_upd((struct flow_upd_op *)(void *)op, q);
+	return ran;
 }
 
 doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pipe_queue, uint64_t timeout,
@@ -1031,19 +1104,18 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 	struct flow_processing frame = {port, processing};
 	processing = &frame;
 	/*
-	 * One operation at a time, taken off the queue under its lock: a callback (or
-	 * another thread, between two operations) may destroy a pipe, and
-	 * flow_queue_drop_pipe then removes that pipe's operations still queued, which it
-	 * could not do for a batch detached from the queue. Callbacks may queue new
-	 * operations (the lock is not held while executing). An uncontended lock per
-	 * operation costs nothing measurable (bench_datapath -i).
+	 * Batches of operations taken off the queue under one hold of its lock: a callback
+	 * (or another thread) may destroy a pipe meanwhile, and flow_queue_drop_pipe then
+	 * also drops that pipe's operations from the batches being executed, which stay
+	 * visible to it (struct flow_batch). Callbacks may queue new operations, and process
+	 * them (the lock is not held while executing).
 	 */
 	while (total < budget) {
-		uintptr_t it = queue_pop(fq);
-		if (it == 0)
+		struct flow_batch b;
+		if (queue_pop_batch(fq, &b, budget - total) == 0)
 			break;
-		total++;
-		execute(it, pipe_queue);
+		total += execute_batch(&b, pipe_queue);
+		queue_batch_done(fq, &b);
 	}
 	/* A resize completes on a queue its pipe does not exclude (flow_resize.c). */
 	if (atomic_load_explicit(&port->resizes_pending, memory_order_acquire))

@@ -87,12 +87,26 @@ struct flow_upd_op {
 	struct nic_fwd fwd;
 };
 
+/*
+ * A batch of a queue's operations taken off it by doca_flow_entries_process and being
+ * executed, on that call's stack: it stays on the queue's list (under its lock) so that
+ * flow_queue_drop_pipe drops a destroyed pipe's operations from it too. Whoever
+ * exchanges an item to 0 first owns it.
+ */
+#define FLOW_PROC_BATCH 32
+struct flow_batch {
+	_Atomic uintptr_t it[FLOW_PROC_BATCH];
+	uint32_t n;
+	struct flow_batch *up;
+};
+
 /* A FIFO of operations: a ring of words, an ADD/UPD record's address or, low bit set,
  * an entry to delete; grown (doubled) under the lock when full. */
 struct flow_queue {
 	pthread_mutex_t lock;
 	uintptr_t *ring;
 	uint32_t head, cap; /* cap: a power of two, or 0 before the first push */
+	struct flow_batch *batches; /* being executed, innermost first */
 	uint32_t pending;
 };
 

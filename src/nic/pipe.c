@@ -367,73 +367,61 @@ static doca_error_t entry_fill(struct nic_pipe *p, struct nic_entry *e, const st
 /*
  * HASH entries live in the pipe's pool, one slot per index (the pipe size is fixed at
  * creation, as in hardware): an add allocates nothing. The slot is reused only once its
- * previous entry was removed and freed, after a grace period.
+ * previous entry was removed and freed, after a grace period. Lock held, pipe alive.
  */
-static doca_error_t hash_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr, struct nic_entry **out)
+static doca_error_t hash_entry_add_locked(struct nic_pipe *p, const struct nic_entry_attr *attr,
+					  struct nic_entry **out)
 {
-	doca_error_t err = DOCA_SUCCESS;
 	struct nic_entry *e = nic_pool_entry(p, attr->index);
-	pthread_mutex_lock(&p->lock);
-	if (!nic_pipe_alive(p)) {
-		err = DOCA_ERROR_INVALID_VALUE;
-	} else if (nic_slot_used(p, attr->index)) {
+	if (nic_slot_used(p, attr->index)) {
 		CORE_LOG_ERR("pipe '%s': entry index %u is already used", p->name, attr->index);
-		err = DOCA_ERROR_ALREADY_EXIST;
-	} else {
-		/* The slot is zero: from creation, or cleared by nic_entry_free. The datapath
-		 * reads it once its flags say LINKED (a release store in entry_fill's order:
-		 * every field is written before the flags). */
-		err = entry_fill(p, e, attr);
-		if (err == DOCA_SUCCESS) {
-			nic_hash_slot_mark(p, attr->index);
-			p->nr_live++;
-		}
+		return DOCA_ERROR_ALREADY_EXIST;
 	}
-	pthread_mutex_unlock(&p->lock);
-	if (err == DOCA_SUCCESS)
-		*out = e;
-	return err;
+	/* The slot is zero: from creation, or cleared by nic_entry_free. The datapath reads
+	 * it once its flags say LINKED (a release store in entry_fill's order: every field
+	 * is written before the flags). */
+	doca_error_t err = entry_fill(p, e, attr);
+	if (err != DOCA_SUCCESS)
+		return err;
+	nic_hash_slot_mark(p, attr->index);
+	p->nr_live++;
+	*out = e;
+	return DOCA_SUCCESS;
 }
 
-static doca_error_t basic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr, struct nic_entry **out)
+/* A BASIC add of masked key k with bucket hash h; lock held, pipe alive. */
+static doca_error_t basic_entry_add_locked(struct nic_pipe *p, const struct nic_entry_attr *attr,
+					   const struct nic_key *k, uint32_t h, struct nic_entry **out)
 {
-	struct nic_key k;
-	for (int i = 0; i < NIC_KEY_WORDS; i++)
-		k.w[i] = attr->match.w[i] & p->entry_mask.w[i];
-	uint32_t h = nic_basic_hash(p, &k);
-	doca_error_t err = DOCA_SUCCESS;
 	struct nic_bentry *b = NULL;
-	pthread_mutex_lock(&p->lock);
-	if (!nic_pipe_alive(p)) {
-		err = DOCA_ERROR_INVALID_VALUE;
-	} else if (p->nr_live >= p->nr_entries || (b = nic_slot_take(p)) == NULL) {
+	if (p->nr_live >= p->nr_entries || (b = nic_slot_take(p)) == NULL) {
 		CORE_LOG_ERR("pipe '%s': full (%u entries)", p->name, p->nr_entries);
-		err = DOCA_ERROR_FULL;
-	} else if (basic_find(p, &k, h)) {
+		return DOCA_ERROR_FULL;
+	}
+	doca_error_t err = DOCA_SUCCESS;
+	if (basic_find(p, k, h)) {
 		CORE_LOG_ERR("pipe '%s': an entry with the same match exists", p->name);
 		err = DOCA_ERROR_ALREADY_EXIST;
 	} else {
-		b->match0 = p->nr_entry_words ? k.w[p->entry_words[0]] : 0;
+		b->match0 = p->nr_entry_words ? k->w[p->entry_words[0]] : 0;
 		if (p->nr_entry_words > 1) {
 			uint64_t *row = p->bmatch + (size_t)nic_entry_slot(p, &b->e) * p->nr_entry_words;
 			for (uint32_t i = 0; i < p->nr_entry_words; i++)
-				row[i] = k.w[p->entry_words[i]];
+				row[i] = k->w[p->entry_words[i]];
 		}
 		err = entry_fill(p, &b->e, attr);
 	}
-	if (err == DOCA_SUCCESS) {
-		nic_slot_mark(p, nic_entry_slot(p, &b->e), true);
-		p->nr_live++;
-		_Atomic(struct nic_bentry *) *head = &p->slots[h & p->bucket_mask];
-		atomic_store_explicit(&b->next, atomic_load_explicit(head, memory_order_relaxed), memory_order_relaxed);
-		atomic_store_explicit(head, b, memory_order_release);
-	} else if (b) {
+	if (err != DOCA_SUCCESS) {
 		nic_slot_release(p, &b->e);
+		return err;
 	}
-	pthread_mutex_unlock(&p->lock);
-	if (err == DOCA_SUCCESS)
-		*out = &b->e;
-	return err;
+	nic_slot_mark(p, nic_entry_slot(p, &b->e), true);
+	p->nr_live++;
+	_Atomic(struct nic_bentry *) *head = &p->slots[h & p->bucket_mask];
+	atomic_store_explicit(&b->next, atomic_load_explicit(head, memory_order_relaxed), memory_order_relaxed);
+	atomic_store_explicit(head, b, memory_order_release);
+	*out = &b->e;
+	return DOCA_SUCCESS;
 }
 
 static doca_error_t ctrl_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr, struct nic_entry **out)
@@ -485,27 +473,90 @@ static doca_error_t ctrl_entry_add(struct nic_pipe *p, const struct nic_entry_at
 	return DOCA_SUCCESS;
 }
 
+/* What an add is refused for before it takes the lock. */
+static doca_error_t entry_add_check(const struct nic_pipe *p, const struct nic_entry_attr *attr)
+{
+	if (p->type != NIC_PIPE_HASH)
+		return DOCA_SUCCESS;
+	if (attr->index >= p->nr_entries) {
+		CORE_LOG_ERR("pipe '%s': entry index %u out of range (nr_entries %u)", p->name, attr->index,
+			     p->nr_entries);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	uint32_t bits = p->ps_field >= 0 ? nic_ps_field_bits(p->ps_field) : 32;
+	if (bits < 32 && attr->ps_value >> bits) {
+		CORE_LOG_ERR("pipe '%s': path-selector value %u does not fit %u bits", p->name, attr->ps_value, bits);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
 doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr, struct nic_entry **out)
 {
 	if (!nic_pipe_alive(p) || attr == NULL || out == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
-	if (p->type == NIC_PIPE_HASH) {
-		if (attr->index >= p->nr_entries) {
-			CORE_LOG_ERR("pipe '%s': entry index %u out of range (nr_entries %u)", p->name, attr->index,
-				     p->nr_entries);
-			return DOCA_ERROR_INVALID_VALUE;
+	doca_error_t err;
+	nic_entry_add_bulk(p, &attr, 1, out, &err);
+	return err;
+}
+
+/*
+ * BASIC and HASH adds of a burst: the bucket heads (BASIC) or slots (HASH) they will
+ * write are prefetched first, so that the burst's cache misses overlap, then all are
+ * added under one hold of the lock.
+ */
+#define ADD_CHUNK 32
+
+static void add_chunk(struct nic_pipe *p, const struct nic_entry_attr *const *attrs, uint32_t n,
+		      struct nic_entry **out, doca_error_t *errs)
+{
+	struct nic_key k[ADD_CHUNK];
+	uint32_t h[ADD_CHUNK];
+	bool basic = p->type == NIC_PIPE_BASIC;
+	for (uint32_t i = 0; i < n; i++) {
+		errs[i] = entry_add_check(p, attrs[i]);
+		if (errs[i] != DOCA_SUCCESS)
+			continue;
+		if (!basic) {
+			__builtin_prefetch(nic_pool_entry(p, attrs[i]->index), 1);
+			continue;
 		}
-		uint32_t bits = p->ps_field >= 0 ? nic_ps_field_bits(p->ps_field) : 32;
-		if (bits < 32 && attr->ps_value >> bits) {
-			CORE_LOG_ERR("pipe '%s': path-selector value %u does not fit %u bits", p->name,
-				     attr->ps_value, bits);
-			return DOCA_ERROR_INVALID_VALUE;
+		for (uint32_t w = 0; w < p->nr_entry_words; w++) {
+			uint32_t x = p->entry_words[w];
+			k[i].w[x] = attrs[i]->match.w[x] & p->entry_mask.w[x];
 		}
-		return hash_entry_add(p, attr, out);
+		h[i] = nic_basic_hash(p, &k[i]);
+		__builtin_prefetch(&p->slots[h[i] & p->bucket_mask]);
 	}
-	if (p->type == NIC_PIPE_BASIC)
-		return basic_entry_add(p, attr, out);
-	return ctrl_entry_add(p, attr, out);
+	pthread_mutex_lock(&p->lock);
+	bool alive = nic_pipe_alive(p);
+	for (uint32_t i = 0; i < n; i++) {
+		if (errs[i] != DOCA_SUCCESS)
+			continue;
+		if (!alive)
+			errs[i] = DOCA_ERROR_INVALID_VALUE;
+		else
+			errs[i] = basic ? basic_entry_add_locked(p, attrs[i], &k[i], h[i], &out[i])
+					: hash_entry_add_locked(p, attrs[i], &out[i]);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+void nic_entry_add_bulk(struct nic_pipe *p, const struct nic_entry_attr *const *attrs, uint32_t n,
+			struct nic_entry **out, doca_error_t *errs)
+{
+	if (!nic_pipe_alive(p)) {
+		for (uint32_t i = 0; i < n; i++)
+			errs[i] = DOCA_ERROR_INVALID_VALUE;
+		return;
+	}
+	if (p->type == NIC_PIPE_CONTROL) {
+		for (uint32_t i = 0; i < n; i++)
+			errs[i] = ctrl_entry_add(p, attrs[i], &out[i]);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i += ADD_CHUNK)
+		add_chunk(p, attrs + i, n - i < ADD_CHUNK ? n - i : ADD_CHUNK, out + i, errs + i);
 }
 
 doca_error_t nic_entry_update(struct nic_pipe *p, struct nic_entry *e, const struct nic_actions *actions,

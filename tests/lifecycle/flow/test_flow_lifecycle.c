@@ -465,6 +465,31 @@ static struct doca_flow_pipe_entry *hash_add(struct doca_flow_pipe *p, uint32_t 
  * a HASH pipe's pool slot): the pipe's end releases the entry and its shared-counter
  * reference, once; the DEL does not touch the entry again.
  */
+/* An add's callback destroys its own pipe while later adds of that pipe were taken off
+ * the queue with it (one batch, one NIC bulk) and more wait on the queue: those
+ * complete never, nothing of theirs is touched again (ASan), and a later process of the
+ * queue has nothing left to run. */
+static void test_add_callback_destroys_own_pipe_mid_batch(void **state)
+{
+	(void)state;
+	static char ctx[40];
+	struct doca_flow_pipe *a = dport_pipe(true);
+	for (uint16_t i = 0; i < 40; i++)
+		add_ctx(a, (uint16_t)(100 + i), &ctx[i]);
+	cbs.victim = a;
+	cbs.trigger = &ctx[2];
+	cbs.trigger_op = DOCA_FLOW_ENTRY_OP_ADD;
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_null(cbs.victim);
+	assert_int_equal(cbs.calls, 3);
+	assert_int_equal(cbs.errors, 0);
+	assert_false(pipe_alive(a));
+	assert_int_equal(ft_inject_udp4(0, 1, 2, 3, 100), DOCA_SUCCESS);
+	assert_int_equal(flowdpa_port_capture_count(1), 0);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(cbs.calls, 3);
+}
+
 static void test_del_callback_destroys_own_pipe(void **state)
 {
 	(void)state;
@@ -828,6 +853,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resource_export_hold, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_callback_destroys_queued_pipe, setup_tally, teardown),
 		cmocka_unit_test_setup_teardown(test_del_callback_destroys_own_pipe, setup_tally, teardown),
+		cmocka_unit_test_setup_teardown(test_add_callback_destroys_own_pipe_mid_batch, setup_tally, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_ref_from_queueing, setup_tally, teardown),
 		cmocka_unit_test_setup_teardown(test_callback_stops_processed_port, setup_stop, teardown),
 		cmocka_unit_test_setup_teardown(test_callback_stops_other_port, setup_stop, teardown),
