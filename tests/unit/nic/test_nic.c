@@ -1114,6 +1114,88 @@ static void test_entry_pool_and_states(void **state)
 	assert_int_equal(nic_traffic_wait(10, &busy_port), DOCA_SUCCESS);
 }
 
+/*
+ * nic_entry_add_bulk gives each add the result a nic_entry_add of it would have, in
+ * order (a duplicate of an earlier add of the same bulk, FULL past the size, an index
+ * out of range, a value too wide), and adds nothing to a destroyed pipe. Slots: a HASH
+ * entry's is its index; nic_pipe_entry_at inverts nic_pipe_entry_slot; the shared
+ * counter is the one the add named.
+ */
+static void test_entry_add_bulk(void **state)
+{
+	(void)state;
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	struct nic_pipe *p = basic_on_dport(0, true, 4);
+	struct nic_entry_attr ea[6];
+	const struct nic_entry_attr *ap[6];
+	struct nic_entry *e[6];
+	doca_error_t err[6];
+	const uint16_t dport[6] = {80, 81, 80, 82, 83, 84}; /* 80 twice; 84 is the fifth live */
+	memset(ea, 0, sizeof(ea));
+	for (int i = 0; i < 6; i++) {
+		ft_wr16(ea[i].match.b + NIC_K_L4_DST, dport[i]);
+		ea[i].fwd.type = NIC_FWD_PORT;
+		ea[i].fwd.port_id = 1;
+		ea[i].actions.fields = 1u << NIC_AF_L4_SRC;
+		ea[i].actions.l4_src = __builtin_bswap16((uint16_t)(1000 + i));
+		ea[i].own_counter = true;
+		ap[i] = &ea[i];
+	}
+	nic_entry_add_bulk(p, ap, 6, e, err);
+	const doca_error_t want[6] = {DOCA_SUCCESS, DOCA_SUCCESS, DOCA_ERROR_ALREADY_EXIST,
+				      DOCA_SUCCESS, DOCA_SUCCESS, DOCA_ERROR_FULL};
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(err[i], want[i]);
+	assert_int_equal(nic_pipe_nr_live_entries(p), 4);
+	assert_int_equal(sport_out(80), 1000);
+	assert_int_equal(sport_out(83), 1004);
+	for (int i = 0; i < 5; i++)
+		if (err[i] == DOCA_SUCCESS)
+			assert_ptr_equal(nic_pipe_entry_at(p, nic_pipe_entry_slot(p, e[i])), e[i]);
+	assert_null(nic_pipe_entry_at(p, UINT32_MAX));
+	assert_null(nic_entry_shared_counter(p, e[0])); /* an own counter */
+
+	/* HASH: index out of range and a path-selector value too wide, between good ones. */
+	struct nic_counter shared;
+	memset(&shared, 0, sizeof(shared));
+	struct nic_pipe_attr ha;
+	struct nic_pipe *h = NULL;
+	memset(&ha, 0, sizeof(ha));
+	ha.type = NIC_PIPE_HASH;
+	ha.name = "bulk";
+	ha.port_id = 0;
+	ha.nr_entries = 8;
+	ha.ps_field = NIC_AF_IP_TTL; /* 8 bits */
+	ha.map_algorithm = NIC_MAP_HASH;
+	assert_int_equal(nic_pipe_create(&ha, &h), DOCA_SUCCESS);
+	struct nic_entry_attr hea[4];
+	memset(hea, 0, sizeof(hea));
+	const uint32_t idx[4] = {3, 8, 5, 6}, val[4] = {1, 1, 256, 255};
+	for (int i = 0; i < 4; i++) {
+		hea[i].index = idx[i];
+		hea[i].ps_value = val[i];
+		hea[i].fwd.type = NIC_FWD_DROP;
+		hea[i].shared_counter = &shared;
+		ap[i] = &hea[i];
+	}
+	nic_entry_add_bulk(h, ap, 4, e, err);
+	assert_int_equal(err[0], DOCA_SUCCESS);
+	assert_int_equal(err[1], DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(err[2], DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(err[3], DOCA_SUCCESS);
+	assert_int_equal(nic_pipe_entry_slot(h, e[0]), 3);
+	assert_int_equal(nic_pipe_entry_slot(h, e[3]), 6);
+	assert_ptr_equal(nic_entry_shared_counter(h, e[3]), &shared);
+	assert_int_equal(nic_pipe_nr_live_entries(h), 2);
+	nic_pipe_destroy(h);
+	nic_entry_add_bulk(h, ap, 1, e, err); /* a destroyed pipe */
+	assert_int_equal(err[0], DOCA_ERROR_INVALID_VALUE);
+	nic_pipe_destroy(p);
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+}
+
 int main(void)
 {
 	ft_log_init();
@@ -1134,6 +1216,7 @@ int main(void)
 		cmocka_unit_test(test_rewrite_udp_csum_zero),
 		cmocka_unit_test(test_update_is_atomic),
 		cmocka_unit_test(test_entry_pool_and_states),
+		cmocka_unit_test(test_entry_add_bulk),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	nic_shutdown();
