@@ -17,7 +17,10 @@
  * every DPA-thread run was counted. A failed check exits 1; a missed latency target is
  * only reported (exit 3 with --strict): the machine may be loaded by others.
  *
- * usage: bench_dpa [--iterations N] [--runs R] [--threads T] [--warmup W] [--strict]
+ * --tail also prints each round's p90, p99.9 and maximum: whether a round's p99 is a
+ * spread of the whole distribution or a few slow operations (preemption, a sleep).
+ *
+ * usage: bench_dpa [--iterations N] [--runs R] [--threads T] [--warmup W] [--strict] [--tail]
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -150,6 +153,7 @@ static struct counters counters_now(void)
 /* One round of one figure: latency and per-operation costs. */
 struct round {
 	double median_us, p99_us, vcs, ivcs, futex, cpu_us;
+	double p90_us, p999_us, max_us; /* printed with --tail only */
 };
 
 static struct round round_of(uint64_t *ns, size_t n, struct counters a, struct counters b)
@@ -162,6 +166,9 @@ static struct round round_of(uint64_t *ns, size_t n, struct counters a, struct c
 	if (p99 >= n)
 		p99 = n - 1;
 	r.median_us = ns[n / 2] / 1000.0;
+	r.p90_us = ns[(n * 90) / 100] / 1000.0;
+	r.p999_us = ns[(n * 999) / 1000] / 1000.0;
+	r.max_us = ns[n - 1] / 1000.0;
 	r.p99_us = ns[p99] / 1000.0;
 	r.vcs = (double)(b.vcsw - a.vcsw) / (double)n;
 	r.ivcs = (double)(b.ivcsw - a.ivcsw) / (double)n;
@@ -337,6 +344,8 @@ static struct summary summarize(struct round *rounds, size_t runs)
 	return s;
 }
 
+static bool show_tail;
+
 static void print_round(size_t r, const struct round *x)
 {
 	printf("  round %zu: median %8.2f us  p99 %8.2f us  cs/op %5.2f (+%4.2f invol)  futex/op ", r + 1,
@@ -346,6 +355,8 @@ static void print_round(size_t r, const struct round *x)
 	else
 		printf("  n/a");
 	printf("  cpu %6.2f us/op\n", x->cpu_us);
+	if (show_tail)
+		printf("           p90 %8.2f us  p99.9 %8.2f us  max %8.2f us\n", x->p90_us, x->p999_us, x->max_us);
 }
 
 int main(int argc, char **argv)
@@ -365,8 +376,10 @@ int main(int argc, char **argv)
 			warmup = strtoul(argv[++i], NULL, 0);
 		else if (strcmp(argv[i], "--strict") == 0)
 			strict = true;
+		else if (strcmp(argv[i], "--tail") == 0)
+			show_tail = true;
 		else {
-			fprintf(stderr, "usage: %s [--iterations N] [--runs R] [--threads T] [--warmup W] [--strict]\n",
+			fprintf(stderr, "usage: %s [--iterations N] [--runs R] [--threads T] [--warmup W] [--strict] [--tail]\n",
 				argv[0]);
 			return 2;
 		}
