@@ -8,7 +8,6 @@
 #define FLOWDPA_DPA_INTERNAL_H_
 
 #include <pthread.h>
-#include <semaphore.h>
 #include <inttypes.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -131,6 +130,44 @@ void dpa_wake(struct dpa_wake *w);
 void dpa_wake_wait(struct dpa_wake *w, struct dpa_wake_snap snap, uint64_t timeout_us);
 /* Wake every sleeper on every word: for conditions any waiter checks (cancel, destroy, stop). */
 void dpa_wake_all(void);
+/*
+ * Spin-then-sleep (dpa_wake.c). A wait site (an event's waiters, an EU worker waiting
+ * for its next instance) spins up to DPA_SPIN_NS before it sleeps, so a wait that ends
+ * within about one futex wake-up costs no sleep and, since the other side then finds
+ * nobody asleep, no wake syscall either. Spinning pays only while whoever ends the wait
+ * runs on another CPU: a site keeps a debt that a spin in vain raises by
+ * DPA_SPIN_MISS_COST and a successful one lowers by 1; at DPA_SPIN_DEBT_MAX the site is
+ * cold and sleeps at once, but for a short probe every DPA_SPIN_PROBE_EVERY waits that
+ * finds out when spinning pays again. So waits much longer than a spin (a 16-thread
+ * launch on 2 CPUs, a long kernel) and waits for a thread on this same CPU (which cannot
+ * run while this one spins) cost almost no spinning. No sched_yield in the spin: it
+ * hands the CPU to other processes for a whole slice, and two threads sharing a CPU
+ * then take turns through it more slowly than through a futex.
+ */
+struct dpa_spin {
+	atomic_uint state; /* debt (low 16 bits), probe counter (high 16 bits) */
+};
+
+#define DPA_SPIN_NS 1000u
+#define DPA_SPIN_MISS_COST 4u
+#define DPA_SPIN_DEBT_MAX 16u
+#define DPA_SPIN_PROBE_NS 500u
+#define DPA_SPIN_PROBE_EVERY 8u
+
+/* Nanoseconds on CLOCK_MONOTONIC. */
+uint64_t dpa_now_ns(void);
+/* Spin while !done(arg), as s's record allows. true: done; false: the caller sleeps. */
+bool dpa_spin(struct dpa_spin *s, bool (*done)(const void *arg), const void *arg);
+
+static inline void dpa_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
 /* The launch dispatchers' word: a launch was queued, a queued launch's wait event or a
  * DPA thread it needs changed, or a stop/destroy changed what may start. */
 extern struct dpa_wake dpa_dispatch_wake;
@@ -202,6 +239,7 @@ struct doca_dpa {
 	unsigned int inflight; /* launches accepted and not complete (queued ones included) */
 	unsigned int queued;   /* of those, still in the pending queue */
 	unsigned int rpcs;     /* RPCs running now (on their callers' threads) */
+	atomic_uint work; /* EU workers sleep here, each on its own bit (dpa_launch.c) */
 	struct dpa_worker **workers;
 	unsigned int nworkers;
 	struct dpa_worker *idle;

@@ -12,6 +12,10 @@
  * crash-signal handler (dpa_signal.c) siglongjmps back into it, and dpa_exec_report_end
  * records the fault or fatal device error on the context.
  *
+ * An idle EU worker spins briefly for its next instance, then sleeps on the context's
+ * worker word with its own bit, so a launch of N threads wakes its sleeping workers with
+ * one syscall (none if all still spin); see struct dpa_worker.
+ *
  * A launch takes a record from a pool made at start and packs its arguments into it,
  * so the launch path allocates nothing. If its wait event is satisfied and enough EU
  * workers are idle, the launching thread hands the instances out itself; otherwise the
@@ -19,8 +23,11 @@
  * idle workers allow (a launch still waiting for its event does not hold back later ones).
  */
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "dpa/dpa_internal.h"
@@ -36,22 +43,72 @@ DOCA_LOG_REGISTER(DPA::LAUNCH);
 
 __thread struct dpa_exec *dpa_exec_current __attribute__((tls_model("initial-exec")));
 
+/*
+ * An EU worker waits for its next instance by spinning (its own dpa_spin budget), then
+ * sleeping on the context's one worker word (doca_dpa.work) with its own bit of the
+ * futex bitset: a launch of N threads wakes all the sleepers among its N workers with
+ * one FUTEX_WAKE_BITSET, and none at all when they are all still spinning (`sleeping`,
+ * set before the worker re-checks its job and sleeps, read after the job is stored:
+ * one of the two sides sees the other).
+ */
 struct dpa_worker {
 	struct doca_dpa *dpa;
 	pthread_t tid;
-	sem_t go;
-	struct dpa_launch *job;
+	_Atomic(struct dpa_launch *) job; /* stored under dpa->lock, rank first */
 	unsigned int rank;
 	unsigned int index;
+	uint32_t bit; /* its bit in the futex bitset of dpa->work */
 	/* What the thread is named after (dpa_name_thread): its last kernel and rank. */
 	const struct dpa_image_entry *named_entry;
 	unsigned int named_rank;
-	bool quit;
+	atomic_bool quit;
+	atomic_bool sleeping; /* between its last job check and leaving the futex wait */
+	struct dpa_spin spin;
 	struct dpa_worker *next_idle;
-	struct dpa_worker *next_post; /* assigned, to be woken once the lock is released */
 	void *altstack;
 	struct dpa_exec exec;
 };
+
+static long futex_bitset(atomic_uint *word, int op, uint32_t val, uint32_t bits)
+{
+	return syscall(SYS_futex, word, op, val, NULL, NULL, bits);
+}
+
+static bool worker_has_job(const void *arg)
+{
+	const struct dpa_worker *w = arg;
+
+	return atomic_load(&w->job) != NULL || atomic_load(&w->quit);
+}
+
+/* The worker's next launch, or NULL when it is to quit: spin, then sleep. */
+static struct dpa_launch *worker_wait(struct dpa_worker *w)
+{
+	struct doca_dpa *dpa = w->dpa;
+
+	if (!dpa_spin(&w->spin, worker_has_job, w)) {
+		for (;;) {
+			uint32_t seq = atomic_load(&dpa->work);
+
+			atomic_store(&w->sleeping, true);
+			if (worker_has_job(w))
+				break;
+			/* Returns at once if a launch bumped the word since seq. */
+			futex_bitset(&dpa->work, FUTEX_WAIT_BITSET_PRIVATE, seq, w->bit);
+		}
+		atomic_store(&w->sleeping, false);
+	}
+	return atomic_load(&w->job);
+}
+
+/* Wake the sleepers among the workers of mask (bits of dpa->work's bitset). */
+static void workers_wake(struct doca_dpa *dpa, uint32_t mask)
+{
+	if (mask == 0)
+		return;
+	atomic_fetch_add(&dpa->work, 1);
+	futex_bitset(&dpa->work, FUTEX_WAKE_BITSET_PRIVATE, INT_MAX, mask);
+}
 
 static const char *signal_name(int sig)
 {
@@ -190,17 +247,13 @@ static void *worker_main(void *arg)
 	snprintf(unit, sizeof(unit), "eu%u", w->index);
 	dpa_name_thread(dpa, "idle", unit);
 	for (;;) {
-		while (sem_wait(&w->go) != 0 && errno == EINTR)
-			;
 		/* A job handed out is run even if quit follows (stop commits only once no
 		 * launch is in flight, so it does not happen, but a dropped job would never
 		 * complete and would keep its events held). */
-		struct dpa_launch *l = w->job;
+		struct dpa_launch *l = worker_wait(w);
 
-		if (l == NULL && w->quit)
-			break;
 		if (l == NULL)
-			continue;
+			break;
 		struct dpa_exec *x = &w->exec;
 		uint64_t t0 = core_trace_enabled() ? dpa_now_us() : 0, ret;
 
@@ -234,7 +287,7 @@ static void *worker_main(void *arg)
 		struct launch_end e = {0};
 
 		pthread_mutex_lock(&dpa->lock);
-		w->job = NULL;
+		atomic_store_explicit(&w->job, NULL, memory_order_relaxed);
 		w->next_idle = dpa->idle;
 		dpa->idle = w;
 		dpa->nidle++;
@@ -275,10 +328,10 @@ static void workers_grow(struct doca_dpa *dpa, unsigned int need)
 
 		if (w != NULL)
 			w->altstack = core_malloc(DPA_ALTSTACK_SIZE);
-		if (w == NULL || w->altstack == NULL || sem_init(&w->go, 0, 0) != 0) {
+		if (w == NULL || w->altstack == NULL) {
 			/* The launch waits in the queue; the dispatcher tries again. */
-			CORE_LOG_WARN("DPA context %u: cannot create DPA thread %u: %s", dpa->id, dpa->nworkers,
-				      w == NULL || w->altstack == NULL ? "out of memory" : strerror(errno));
+			CORE_LOG_WARN("DPA context %u: cannot create DPA thread %u: out of memory", dpa->id,
+				      dpa->nworkers);
 			if (w != NULL)
 				free(w->altstack);
 			free(w);
@@ -286,6 +339,7 @@ static void workers_grow(struct doca_dpa *dpa, unsigned int need)
 		}
 		w->dpa = dpa;
 		w->index = dpa->nworkers;
+		w->bit = 1u << (w->index % 32u); /* workers 32 apart share a bit: woken together */
 		pthread_attr_init(&attr);
 		pthread_attr_setstacksize(&attr, DPA_WORKER_STACK);
 		int rc = pthread_create(&w->tid, &attr, worker_main, w);
@@ -293,7 +347,6 @@ static void workers_grow(struct doca_dpa *dpa, unsigned int need)
 		pthread_attr_destroy(&attr);
 		if (rc != 0) {
 			CORE_LOG_ERR("DPA context %u: cannot create DPA thread %u: %s", dpa->id, w->index, strerror(rc));
-			sem_destroy(&w->go);
 			free(w->altstack);
 			free(w);
 			return;
@@ -311,11 +364,12 @@ static bool launch_eligible(const struct dpa_launch *l)
 }
 
 /*
- * Assign l to idle DPA threads if it may run now. Lock held. The threads are chained on
- * *to_post and woken by post_workers after the lock is released, so that they do not
- * wake only to block on the lock the launcher still holds.
+ * Assign l to idle DPA threads if it may run now. Lock held. A spinning worker starts
+ * at once; the bits of those asleep are added to *to_wake, woken by workers_wake after
+ * the lock is released, so that they do not wake only to block on the lock the
+ * launcher still holds.
  */
-static bool launch_try_start(struct doca_dpa *dpa, struct dpa_launch *l, struct dpa_worker **to_post)
+static bool launch_try_start(struct doca_dpa *dpa, struct dpa_launch *l, uint32_t *to_wake)
 {
 	if (!launch_eligible(l))
 		return false;
@@ -331,22 +385,12 @@ static bool launch_try_start(struct doca_dpa *dpa, struct dpa_launch *l, struct 
 
 		dpa->idle = w->next_idle;
 		dpa->nidle--;
-		w->job = l;
 		w->rank = rank;
-		w->next_post = *to_post;
-		*to_post = w;
+		atomic_store(&w->job, l);
+		if (atomic_load(&w->sleeping))
+			*to_wake |= w->bit;
 	}
 	return true;
-}
-
-static void post_workers(struct dpa_worker *w)
-{
-	while (w) {
-		struct dpa_worker *next = w->next_post; /* w may be reassigned once posted */
-
-		sem_post(&w->go);
-		w = next;
-	}
 }
 
 /*
@@ -376,18 +420,20 @@ static void pending_cancel(struct doca_dpa *dpa)
  * Start queued launches whose wait event allows it, in submission order; launches still
  * waiting for their event do not hold back later ones (no ordering beyond events). An
  * eligible launch that lacks idle DPA threads stops the scan, so later launches cannot
- * overtake it and starve it. Lock held.
+ * overtake it and starve it. Lock held. true: some started.
  */
-static void pending_start_eligible(struct doca_dpa *dpa, struct dpa_worker **to_post)
+static bool pending_start_eligible(struct doca_dpa *dpa, uint32_t *to_wake)
 {
 	struct dpa_launch *prev = NULL, *l = dpa->pending_head;
+	bool started = false;
 
 	while (l) {
 		struct dpa_launch *next = l->next;
 
 		if (launch_eligible(l)) {
-			if (!launch_try_start(dpa, l, to_post))
-				return;
+			if (!launch_try_start(dpa, l, to_wake))
+				return started;
+			started = true;
 			dpa->queued--;
 			if (prev)
 				prev->next = next;
@@ -400,6 +446,7 @@ static void pending_start_eligible(struct doca_dpa *dpa, struct dpa_worker **to_
 		}
 		l = next;
 	}
+	return started;
 }
 
 /* True when a queued launch may run now and so must go before a new one. Lock held. */
@@ -426,20 +473,20 @@ static void *dispatcher_main(void *arg)
 			pthread_mutex_unlock(&dpa->lock);
 			break;
 		}
-		struct dpa_worker *to_post = NULL;
+		uint32_t to_wake = 0;
+		bool started = false;
 
 		/* While destroy ends device waits, nothing starts (its waits would end at
 		 * once); queued launches stay queued: destroy may still time out and keep
 		 * the context, and then they run as usual. */
 		if (!atomic_load(&dpa->cancel))
-			pending_start_eligible(dpa, &to_post);
+			started = pending_start_eligible(dpa, &to_wake);
 		bool waiting = dpa->pending_head != NULL;
 
 		pthread_mutex_unlock(&dpa->lock);
-		if (to_post) {
-			post_workers(to_post);
+		workers_wake(dpa, to_wake);
+		if (started)
 			continue; /* more may have become eligible meanwhile */
-		}
 		/* Bounded while launches wait: a set_addr wait event changes by plain stores. */
 		dpa_wake_wait(&dpa_dispatch_wake, snap, waiting ? DPA_DISPATCH_POLL_US : 0);
 	}
@@ -554,13 +601,13 @@ enum dpa_stop_result dpa_exec_stop(struct doca_dpa *dpa, unsigned int wait_ms, s
 		pthread_join(dpa->dispatcher, NULL);
 		dpa->dispatcher_running = false;
 	}
+	for (unsigned int i = 0; i < dpa->nworkers; i++)
+		atomic_store(&dpa->workers[i]->quit, true);
+	workers_wake(dpa, FUTEX_BITSET_MATCH_ANY);
 	for (unsigned int i = 0; i < dpa->nworkers; i++) {
 		struct dpa_worker *w = dpa->workers[i];
 
-		w->quit = true;
-		sem_post(&w->go);
 		pthread_join(w->tid, NULL);
-		sem_destroy(&w->go);
 		free(w->altstack);
 		free(w);
 	}
@@ -710,13 +757,13 @@ static doca_error_t launch_va_traced(bool add, unsigned int nargs, struct doca_d
 	e->pack(l->args, ap); /* arguments captured now, with their declared types */
 	dpa->inflight++;
 	atomic_fetch_add_explicit(&dpa->nr_launches, 1, memory_order_relaxed);
-	struct dpa_worker *to_post = NULL;
+	uint32_t to_wake = 0;
 
 	/* While destroy ends device waits, a new launch is queued like one whose event is
 	 * not there yet: it runs if destroy times out, it is cancelled if destroy goes on. */
-	if (!atomic_load(&dpa->cancel) && !pending_has_eligible(dpa) && launch_try_start(dpa, l, &to_post)) {
+	if (!atomic_load(&dpa->cancel) && !pending_has_eligible(dpa) && launch_try_start(dpa, l, &to_wake)) {
 		pthread_mutex_unlock(&dpa->lock);
-		post_workers(to_post);
+		workers_wake(dpa, to_wake);
 		return DOCA_SUCCESS;
 	}
 	if (dpa->pending_tail)

@@ -29,21 +29,6 @@ DOCA_LOG_REGISTER(DPA::SYNC_EVENT);
 /* How long destroy waits for device calls using the event (they leave at once normally). */
 #define SE_DESTROY_WAIT_MS 2000u
 #define SE_MAX_DPAS 8u
-/*
- * A wait spins this long before it sleeps: about one futex call's cost, so an update
- * already on its way is caught without a syscall, while a wait that has to sleep burns
- * little CPU (2 shared cores: a long spin would hold off the thread it waits for).
- */
-#define SE_SPIN_NS 1000u
-
-static uint64_t se_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 struct doca_sync_event {
 	uint64_t magic;
 	uint32_t id;
@@ -62,20 +47,12 @@ struct doca_sync_event {
 	_Atomic uint64_t launch_refs;
 	atomic_uint gates;   /* of those, launches not started that wait for it */
 	struct dpa_wake wake; /* its waiters sleep here */
+	struct dpa_spin spin; /* and spin this long first */
 };
 
 DPA_HTAB_DEFINE(se_htab, SE_HANDLE_TAG, SE_SLOTS);
 static pthread_mutex_t se_export_lock = PTHREAD_MUTEX_INITIALIZER; /* first get_dpa_handle of an event */
 static atomic_uint se_next_id;
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
 
 /* ------------------------------------------------------------ helpers */
 
@@ -408,26 +385,34 @@ static inline bool se_done(const struct doca_sync_event *event, enum se_cmp cmp,
 
 enum se_wait_end { SE_WAIT_DONE, SE_WAIT_CANCEL, SE_WAIT_DESTROYED };
 
+struct se_cond {
+	const struct doca_sync_event *event;
+	enum se_cmp cmp;
+	uint64_t value, mask;
+};
+
+static bool se_cond_done(const void *arg)
+{
+	const struct se_cond *c = arg;
+
+	return se_done(c->event, c->cmp, c->value, c->mask);
+}
+
 /*
- * Blocks without allocating: spin, then sleep on the event's wake word (or yield). A
- * device wait also ends when its context is being destroyed or the event is. An event
- * whose value lives at a set_addr address may change by a plain store that wakes nobody,
- * so its sleeps are bounded by the dispatcher's poll period.
+ * Blocks without allocating: spin as the event's record allows (dpa_spin), then sleep on its
+ * wake word (or yield). A device wait also ends when its context is being destroyed or
+ * the event is. An event whose value lives at a set_addr address may change by a plain
+ * store that wakes nobody, so its sleeps are bounded by the dispatcher's poll period.
  */
 static enum se_wait_end se_wait(struct doca_sync_event *event, enum se_cmp cmp, uint64_t value, uint64_t mask,
 				bool yield, bool device)
 {
 	if (se_done(event, cmp, value, mask))
 		return SE_WAIT_DONE;
-	uint64_t spin_end = se_now_ns() + SE_SPIN_NS;
+	struct se_cond c = {event, cmp, value, mask};
 
-	do {
-		for (int i = 0; i < 4; i++) { /* a pause is ~50 ns here: the clock every ~0.2 us */
-			if (se_done(event, cmp, value, mask))
-				return SE_WAIT_DONE;
-			cpu_relax();
-		}
-	} while (se_now_ns() < spin_end);
+	if (dpa_spin(&event->spin, se_cond_done, &c))
+		return SE_WAIT_DONE;
 	uint64_t sleep_us = event->value == &event->own_value ? 0 : DPA_DISPATCH_POLL_US;
 
 	for (;;) {

@@ -14,6 +14,11 @@
  * its stack, in a list under a mutex, only on the sleep path), and the broadcast bumps
  * and wakes each registered word. A global broadcast sequence, snapshotted with the
  * word's, closes the window between a sleeper's last check and its registration.
+ *
+ * Before sleeping, a waiter spins as its site's record allows (dpa_spin, see
+ * dpa_internal.h): a short spin while spinning has been paying, almost none once it has
+ * not, so that the common short wait costs neither side a syscall and a long one (or a
+ * wait for a thread on this same CPU) burns no CPU.
  */
 #include <limits.h>
 #include <linux/futex.h>
@@ -40,6 +45,52 @@ uint64_t dpa_now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+uint64_t dpa_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A site's record: its debt (low 16 bits) and probe counter (high 16 bits). */
+static void spin_record(struct dpa_spin *s, uint32_t probes, uint32_t debt)
+{
+	atomic_store_explicit(&s->state, (probes << 16) | debt, memory_order_relaxed);
+}
+
+bool dpa_spin(struct dpa_spin *s, bool (*done)(const void *arg), const void *arg)
+{
+	/* Relaxed, and racing waiters of one site may lose each other's updates: the
+	 * record is a hint, each wait still checks its condition before it sleeps. */
+	uint32_t st = atomic_load_explicit(&s->state, memory_order_relaxed);
+	uint32_t debt = st & 0xffffu, probes = st >> 16;
+	uint64_t budget = DPA_SPIN_NS;
+
+	if (debt >= DPA_SPIN_DEBT_MAX) {
+		probes = (probes + 1) & 0xffffu;
+		spin_record(s, probes, debt);
+		if (probes % DPA_SPIN_PROBE_EVERY != 0)
+			return done(arg);
+		budget = DPA_SPIN_PROBE_NS;
+	}
+	uint64_t start = dpa_now_ns();
+
+	do {
+		/* A pause is tens of ns: the clock is read every few of them. */
+		for (int i = 0; i < 4; i++) {
+			if (done(arg)) {
+				spin_record(s, probes, debt ? debt - 1 : 0);
+				return true;
+			}
+			dpa_cpu_relax();
+		}
+	} while (dpa_now_ns() - start < budget);
+	debt += DPA_SPIN_MISS_COST;
+	spin_record(s, probes, debt > DPA_SPIN_DEBT_MAX ? DPA_SPIN_DEBT_MAX : debt);
+	return done(arg);
 }
 
 static void futex_wake(atomic_uint *word)

@@ -3,7 +3,9 @@
  * meson, as a user would) is loaded with doca_dpa_set_app and run through unmodified
  * DOCA host calls. Covers wait/completion events, ranks, 13 mixed arguments, structs by
  * value, device-side sync events and logging, symbol isolation, faults, and every
- * refusal of the launch and RPC entry points.
+ * refusal of the launch and RPC entry points; and a stress loop of launches whose EU
+ * workers are sometimes still spinning and sometimes asleep (one bitset wake per
+ * launch, more than 32 workers so that bits are shared): none may be lost.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -459,6 +461,54 @@ static void test_destroy_cancels_waiting_launch(void **state)
 	assert_int_equal(doca_sync_event_destroy(never), DOCA_SUCCESS);
 }
 
+/*
+ * Batches of three launches in flight at once (1 to 40 threads: more EU workers than
+ * futex bits), some right after the previous batch (workers still spinning), some
+ * after a pause (workers asleep): every instance of every launch runs. Not timed: a
+ * lost wake-up is a hang, which the test's timeout reports.
+ */
+static void test_launch_stress_spinning_and_sleeping_workers(void **state)
+{
+	struct dpa_fx *f = *state;
+	enum { BATCHES = 240, PER_BATCH = 3 };
+	const unsigned int counts[] = {1, 3, 16, 40, 2};
+	unsigned int max = 0;
+	struct doca_sync_event *comp = dpa_test_event(f->dev, f->dpa, true);
+	doca_dpa_dev_uintptr_t buf[PER_BATCH];
+	uint64_t host[40];
+	uint64_t launched = 0;
+
+	assert_int_equal(doca_dpa_get_max_threads_per_kernel(f->dpa, &max), DOCA_SUCCESS);
+	assert_true(max >= 40);
+	for (int b = 0; b < PER_BATCH; b++)
+		assert_int_equal(doca_dpa_mem_alloc(f->dpa, sizeof(host), &buf[b]), DOCA_SUCCESS);
+	for (unsigned int i = 0; i < BATCHES; i++) {
+		unsigned int n[PER_BATCH];
+
+		if (i % 4 == 3)
+			usleep(2000); /* the workers' spin ends: they sleep */
+		for (int b = 0; b < PER_BATCH; b++) /* a rank that did not run is seen */
+			assert_int_equal(doca_dpa_memset(f->dpa, buf[b], 0xff, sizeof(host)), DOCA_SUCCESS);
+		for (int b = 0; b < PER_BATCH; b++) {
+			n[b] = counts[(i + (unsigned int)b) % (sizeof(counts) / sizeof(counts[0]))];
+			assert_int_equal(doca_dpa_kernel_launch_update_add(f->dpa, NULL, 0, comp, 1, n[b], &rank_kernel,
+									   buf[b]),
+					 DOCA_SUCCESS);
+		}
+		launched += PER_BATCH;
+		assert_int_equal(doca_sync_event_wait_gt(comp, launched - 1, UINT64_MAX), DOCA_SUCCESS);
+		assert_int_equal(event_get(comp), launched);
+		for (int b = 0; b < PER_BATCH; b++) {
+			assert_int_equal(doca_dpa_d2h_memcpy(f->dpa, host, buf[b], n[b] * sizeof(uint64_t)), DOCA_SUCCESS);
+			for (unsigned int r = 0; r < n[b]; r++)
+				assert_int_equal(host[r], ((uint64_t)n[b] << 32) | r);
+		}
+	}
+	for (int b = 0; b < PER_BATCH; b++)
+		assert_int_equal(doca_dpa_mem_free(f->dpa, buf[b]), DOCA_SUCCESS);
+	assert_int_equal(doca_sync_event_destroy(comp), DOCA_SUCCESS);
+}
+
 int main(void)
 {
 	dpa_test_log_setup(DOCA_LOG_LEVEL_DEBUG);
@@ -478,6 +528,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_launch_and_rpc_refusals, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_launch_before_start, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_cancels_waiting_launch, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_launch_stress_spinning_and_sleeping_workers, fx_setup,
+						fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
