@@ -90,7 +90,7 @@ static inline bool entry_key_eq(const struct nic_pipe *pp, const struct nic_key 
 
 static inline struct nic_entry *basic_lookup(struct nic_pipe *pp, const struct nic_key *k, uint32_t h)
 {
-	struct nic_bentry *b = atomic_load_explicit(&pp->slots[h & pp->bucket_mask], memory_order_acquire);
+	struct nic_bentry *b = atomic_load_explicit(&pp->slots[nic_bucket_of(h, pp->nr_buckets)], memory_order_acquire);
 	uint32_t w0 = pp->entry_words[0];
 	uint64_t v0 = pp->nr_entry_words ? k->w[w0] & pp->entry_mask.w[w0] : 0;
 	for (; b; b = atomic_load_explicit(&b->next, memory_order_acquire))
@@ -323,7 +323,7 @@ struct root_plan {
 	bool basic;	  /* BASIC (bucket chains), else HASH with the HASH map algorithm */
 	bool one_word;	  /* BASIC on one key word, with at most one constant word */
 	bool prefetch;	  /* prefetch in passes (see root_plan_init) */
-	uint32_t bucket_mask; /* BASIC */
+	uint32_t nr_buckets; /* BASIC */
 	uint32_t ew, cw;   /* one_word: the entry word and the constant word */
 	uint64_t emask, cmask, cval;
 	int ps_field;
@@ -345,9 +345,8 @@ struct hot_plan {
 	bool c_by_l4;
 	uint8_t c_ok_l4;
 	_Atomic(struct nic_bentry *) *slots;
-	uint32_t bucket_mask;
+	uint32_t nr_buckets;
 	const struct nic_pipe *pp;
-	struct nic_cnt_cell *cells; /* this thread's shard of the pipe's own counters */
 	uint32_t shard;
 };
 
@@ -359,9 +358,8 @@ static struct hot_plan hot_plan_of(const struct root_plan *rp, uint16_t port_id,
 			      .cval = rp->cval,
 			      .emask = rp->emask,
 			      .slots = rp->slots,
-			      .bucket_mask = rp->bucket_mask,
+			      .nr_buckets = rp->nr_buckets,
 			      .pp = rp->pp,
-			      .cells = rp->pp->cells[shard],
 			      .shard = shard};
 	hp.cr.bits |= port_id * hp.cr.port_mul;
 	hp.er.bits |= port_id * hp.er.port_mul;
@@ -384,7 +382,7 @@ static bool root_plan_init(struct nic_pipe *pp, struct root_plan *rp)
 		return false;
 	rp->pp = pp;
 	rp->slots = pp->slots;
-	rp->bucket_mask = pp->bucket_mask;
+	rp->nr_buckets = pp->nr_buckets;
 	rp->one_word = rp->basic && pp->nr_entry_words == 1 && pp->nr_const_words <= 1;
 	/* Other roots do more per packet (several key words, usually a next pipe), and the
 	 * passes overlap that work's cache misses even when the table fits (bench W2). */
@@ -415,10 +413,10 @@ static inline __attribute__((always_inline)) uint32_t root_hash(const struct roo
 }
 
 /* The entry of a one-word BASIC table whose first key word is v, from bucket h. */
-static inline struct nic_entry *bucket_find_word(_Atomic(struct nic_bentry *) *slots, uint32_t bucket_mask,
+static inline struct nic_entry *bucket_find_word(_Atomic(struct nic_bentry *) *slots, uint32_t nr_buckets,
 						 uint32_t h, uint64_t v)
 {
-	struct nic_bentry *b = atomic_load_explicit(&slots[h & bucket_mask], memory_order_acquire);
+	struct nic_bentry *b = atomic_load_explicit(&slots[nic_bucket_of(h, nr_buckets)], memory_order_acquire);
 	while (b && b->match0 != v)
 		b = atomic_load_explicit(&b->next, memory_order_acquire);
 	return b ? &b->e : NULL;
@@ -431,7 +429,7 @@ static inline __attribute__((always_inline)) struct nic_entry *root_lookup(const
 		return hash_select(rp->pp, k, nic_hash_index(rp->pp, h));
 	if (!one_word)
 		return basic_lookup(rp->pp, k, h);
-	return bucket_find_word(rp->slots, rp->bucket_mask, h, k->w[rp->ew] & rp->emask);
+	return bucket_find_word(rp->slots, rp->nr_buckets, h, k->w[rp->ew] & rp->emask);
 }
 
 /* hit() for the root pipe, inlined into the burst loop: same counters, rewrites and
@@ -474,10 +472,11 @@ static inline __attribute__((always_inline)) void root_burst_prefetched(struct b
 	struct nic_entry *pre[NIC_BURST_MAX];
 	for (uint32_t i = 0; i < np; i++) {
 		struct nic_entry *e = rp->basic ? (struct nic_entry *)atomic_load_explicit(
-							  &rp->slots[h[i] & rp->bucket_mask], memory_order_acquire)
+							  &rp->slots[nic_bucket_of(h[i], rp->nr_buckets)], memory_order_acquire)
 						: nic_pool_entry(rp->pp, nic_hash_index(rp->pp, h[i]));
 		if (e) {
-			__builtin_prefetch(e); /* the entry's one line */
+			__builtin_prefetch(e); /* the entry's line(s): a BASIC one may span two */
+			__builtin_prefetch((const char *)e + sizeof(struct nic_bentry) - 1);
 			if (rp->basic && !one_word && rp->pp->nr_entry_words > 1)
 				__builtin_prefetch(nic_entry_words(rp->pp, e));
 		}
@@ -558,7 +557,7 @@ static inline __attribute__((always_inline)) uint32_t parse_burst(uint16_t port_
 		if (rp) {
 			h[np] = root_hash(rp, one_word, &p->key, &ok[np]);
 			if (rp->basic)
-				__builtin_prefetch(&rp->slots[h[np] & rp->bucket_mask]);
+				__builtin_prefetch(&rp->slots[nic_bucket_of(h[np], rp->nr_buckets)]);
 			else
 				__builtin_prefetch(nic_pool_entry(rp->pp, nic_hash_index(rp->pp, h[np])));
 		}
@@ -583,7 +582,7 @@ static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc 
 	if (hp.c_by_l4 ? !(hp.c_ok_l4 >> l4meta & 1)
 		       : (nic_fast_recipe_apply(&hp.cr, b->data, 0, l4meta) & hp.cmask) != hp.cval)
 		return false;
-	struct nic_entry *e = bucket_find_word(hp.slots, hp.bucket_mask, nic_hash_one_word(v), v);
+	struct nic_entry *e = bucket_find_word(hp.slots, hp.nr_buckets, nic_hash_one_word(v), v);
 	*out = e;
 	if (e == NULL)
 		return false;
@@ -594,7 +593,7 @@ static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc 
 	/* nic_entry_hit, with the usual own counter through the plan's registers. */
 	if (NIC_LIKELY((atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT) &&
 		       !__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED)))
-		nic_cell_add(&hp.cells[nic_entry_slot(hp.pp, e)], b->len, hp.shard);
+		nic_cell_add(nic_entry_cell(hp.pp, e, hp.shard), b->len, hp.shard);
 	else
 		nic_entry_hit(hp.pp, e, b->len, hp.shard);
 	if (f)

@@ -22,14 +22,6 @@ DOCA_LOG_REGISTER(NIC::PIPE);
 static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct nic_pipe *all_pipes;
 
-static uint32_t pow2_at_least(uint32_t n)
-{
-	uint32_t p = 1;
-	while (p < n && p < (1u << 31))
-		p <<= 1;
-	return p;
-}
-
 /*
  * Whether root lookups on a table of nr_entries prefetch in passes (datapath.c). A hit
  * touches about NIC_HOT_BYTES_PER_ENTRY bytes of a table (its bucket slots, the entry's
@@ -153,10 +145,13 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 	doca_error_t err = DOCA_ERROR_NO_MEMORY;
 	bool table_ok = true;
 	if (p->type == NIC_PIPE_BASIC) {
-		/* Two buckets per entry (8 bytes each): chains average 1.25 entries on a hit,
-		 * and each extra entry visited is a dependent cache miss. */
-		uint32_t nb = pow2_at_least(p->nr_entries > (1u << 30) ? p->nr_entries : p->nr_entries * 2);
-		p->bucket_mask = nb - 1;
+		/* The power of two in (n, 2n] buckets of 8 bytes for n entries: at most 16
+		 * bytes an entry, a load of 0.5 to 1 (a chain of 1.25 to 1.5 entries on a hit
+		 * for random keys; each extra entry visited is a dependent cache miss). */
+		uint32_t nb = 2;
+		while (nb <= p->nr_entries && nb < (1u << 31))
+			nb <<= 1;
+		p->nr_buckets = nb;
 		p->slots = nic_lazy_alloc((size_t)nb * sizeof(*p->slots));
 		uint64_t nslots = nic_basic_slots(attr->max_entries > p->nr_entries ? attr->max_entries : p->nr_entries);
 		table_ok = p->slots && nic_pool_create(p, nslots > UINT32_MAX ? UINT32_MAX : (uint32_t)nslots) ==
@@ -192,7 +187,7 @@ fail:
 	/* Nothing of p was published: no root slot, not on all_pipes. */
 	free(miss);
 	nic_pool_free(p);
-	nic_lazy_free((void *)p->slots, ((size_t)p->bucket_mask + 1) * sizeof(*p->slots));
+	nic_lazy_free((void *)p->slots, (size_t)p->nr_buckets * sizeof(*p->slots));
 	pthread_mutex_destroy(&p->lock);
 	free(p);
 	return err;
@@ -338,7 +333,7 @@ static bool basic_entry_eq(const struct nic_pipe *p, const struct nic_entry *e, 
 
 static struct nic_bentry *basic_find(struct nic_pipe *p, const struct nic_key *k, uint32_t h)
 {
-	struct nic_bentry *b = atomic_load_explicit(&p->slots[h & p->bucket_mask], memory_order_acquire);
+	struct nic_bentry *b = atomic_load_explicit(&p->slots[nic_bucket_of(h, p->nr_buckets)], memory_order_acquire);
 	for (; b; b = atomic_load_explicit(&b->next, memory_order_acquire))
 		if (basic_entry_eq(p, &b->e, k))
 			return b;
@@ -417,7 +412,7 @@ static doca_error_t basic_entry_add_locked(struct nic_pipe *p, const struct nic_
 	}
 	nic_slot_mark(p, nic_entry_slot(p, &b->e), true);
 	p->nr_live++;
-	_Atomic(struct nic_bentry *) *head = &p->slots[h & p->bucket_mask];
+	_Atomic(struct nic_bentry *) *head = &p->slots[nic_bucket_of(h, p->nr_buckets)];
 	atomic_store_explicit(&b->next, atomic_load_explicit(head, memory_order_relaxed), memory_order_relaxed);
 	atomic_store_explicit(head, b, memory_order_release);
 	*out = &b->e;
@@ -526,7 +521,7 @@ static void add_chunk(struct nic_pipe *p, const struct nic_entry_attr *const *at
 			k[i].w[x] = attrs[i]->match.w[x] & p->entry_mask.w[x];
 		}
 		h[i] = nic_basic_hash(p, &k[i]);
-		__builtin_prefetch(&p->slots[h[i] & p->bucket_mask]);
+		__builtin_prefetch(&p->slots[nic_bucket_of(h[i], p->nr_buckets)]);
 	}
 	pthread_mutex_lock(&p->lock);
 	bool alive = nic_pipe_alive(p);
@@ -604,7 +599,7 @@ static doca_error_t entry_unlink(struct nic_pipe *p, struct nic_entry *e, struct
 		struct nic_key k;
 		nic_entry_match_key(p, e, &k);
 		struct nic_bentry *b = nic_bentry_of(e), *cur;
-		_Atomic(struct nic_bentry *) *link = &p->slots[nic_basic_hash(p, &k) & p->bucket_mask];
+		_Atomic(struct nic_bentry *) *link = &p->slots[nic_bucket_of(nic_basic_hash(p, &k), p->nr_buckets)];
 		while ((cur = atomic_load_explicit(link, memory_order_relaxed)) != NULL && cur != b)
 			link = &cur->next;
 		assert(cur == b && "a linked BASIC entry is on its bucket's chain");
@@ -721,7 +716,7 @@ void nic_pipe_destroy(struct nic_pipe *p)
 	for (struct nic_ctrl_entry *c = list; c; c = c->list_next)
 		atomic_fetch_and_explicit(&c->e.flags, ~NIC_EF_LINKED, memory_order_release);
 	if (p->type == NIC_PIPE_BASIC)
-		for (uint32_t i = 0; i <= p->bucket_mask; i++)
+		for (uint32_t i = 0; i < p->nr_buckets; i++)
 			if (atomic_load_explicit(&p->slots[i], memory_order_relaxed))
 				atomic_store_explicit(&p->slots[i], NULL, memory_order_release);
 	struct nic_ctrl_table *t = atomic_exchange_explicit(&p->ctrl, NULL, memory_order_acq_rel);
@@ -754,7 +749,7 @@ void nic_pipes_free_all(void)
 		struct nic_pipe *next = p->all_next;
 		nic_pipe_destroy(p);
 		free(atomic_load_explicit(&p->fwd_miss, memory_order_relaxed));
-		nic_lazy_free((void *)p->slots, p->slots ? ((size_t)p->bucket_mask + 1) * sizeof(*p->slots) : 0);
+		nic_lazy_free((void *)p->slots, p->slots ? (size_t)p->nr_buckets * sizeof(*p->slots) : 0);
 		nic_pool_free(p);
 		nic_states_free_all(p);
 		for (int i = 0; i < NIC_MAX_PROGS; i++)

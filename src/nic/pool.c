@@ -55,18 +55,18 @@ static size_t used_bytes(const struct nic_pipe *p)
 
 static size_t pool_bytes(const struct nic_pipe *p)
 {
-	return (size_t)p->pool_n << p->pool_shift;
+	return (size_t)p->pool_n * (p->pool_basic ? sizeof(struct nic_bentry) : sizeof(struct nic_entry));
 }
 
 doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
 {
 	p->pool_n = nslots;
-	p->pool_shift = p->type == NIC_PIPE_BASIC ? 5 : 4;
-	_Static_assert(sizeof(struct nic_bentry) == 32 && sizeof(struct nic_entry) == 16, "pool_shift");
+	p->pool_basic = p->type == NIC_PIPE_BASIC;
+	_Static_assert(sizeof(struct nic_bentry) == 48 && sizeof(struct nic_entry) == 16, "nic_pool_entry");
 	p->pool = nic_lazy_alloc(pool_bytes(p));
 	p->used = nic_lazy_alloc(used_bytes(p));
 	bool ok = p->pool && p->used;
-	for (int s = 0; s < NIC_CNT_SHARDS; s++) {
+	for (int s = p->pool_basic ? 1 : 0; s < NIC_CNT_SHARDS; s++) {
 		p->cells[s] = nic_lazy_alloc((size_t)nslots * sizeof(struct nic_cnt_cell));
 		ok = ok && p->cells[s];
 	}
@@ -164,7 +164,7 @@ void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
 {
 	uint32_t slot = nic_entry_slot(p, e);
 	for (int s = 0; s < NIC_CNT_SHARDS; s++)
-		if (p->cells[s][slot].pkts || p->cells[s][slot].bytes) /* untouched pages stay so */
+		if (p->cells[s] && (p->cells[s][slot].pkts || p->cells[s][slot].bytes)) /* untouched pages stay so */
 			memset(&p->cells[s][slot], 0, sizeof(p->cells[s][slot]));
 	/* Field by field: a HASH lookup may read the flags of any slot at any time. */
 	atomic_store_explicit(&e->flags, 0, memory_order_relaxed);
@@ -173,6 +173,7 @@ void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
 	if (p->type == NIC_PIPE_BASIC) {
 		struct nic_bentry *b = nic_bentry_of(e);
 		b->match0 = 0;
+		b->cell0.pkts = b->cell0.bytes = 0;
 		nic_slot_mark(p, slot, false);
 		atomic_store_explicit(&b->next, p->pool_free, memory_order_relaxed);
 		p->pool_free = b;
