@@ -56,8 +56,7 @@ struct doca_flow_port_cfg {
 
 enum flow_op_type {
 	FLOW_OP_ADD,
-	FLOW_OP_UPD,
-	FLOW_OP_DEL,
+	FLOW_OP_UPD, /* a DEL has no record: struct flow_queue */
 };
 
 /*
