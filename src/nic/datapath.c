@@ -568,22 +568,14 @@ static inline __attribute__((always_inline)) uint32_t parse_burst(uint16_t port_
  * The hot case of a one-word root and a common-shape frame: the two key words the pipe
  * reads come straight from the frame (nic_fast_recipes: what the parser would store),
  * and a hit whose actions are at most an L4 port rewrite and whose fwd is a port this
- * burst already sent to is done without building the key, which nothing would read. Returns false when the packet needs its key (a miss, other actions, another
- * fwd); *out is then the entry it hit, or NULL.
+ * burst already sent to is done without building the key, which nothing would read.
+ * root_hot_exec is that hit: false when the packet needs its key (other actions,
+ * another fwd), for root_one.
  */
-static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc *acc, const struct hot_plan hp,
-							       const struct nic_buf *b, uint32_t l4meta,
-							       struct nic_entry **out)
+static inline __attribute__((always_inline)) bool root_hot_exec(struct burst_acc *acc, const struct hot_plan *hp,
+								const struct nic_buf *b, uint32_t l4meta,
+								struct nic_entry *e)
 {
-	uint64_t v = nic_fast_recipe_apply(&hp.er, b->data, 0, l4meta) & hp.emask;
-	*out = NULL;
-	if (hp.c_by_l4 ? !(hp.c_ok_l4 >> l4meta & 1)
-		       : (nic_fast_recipe_apply(&hp.cr, b->data, 0, l4meta) & hp.cmask) != hp.cval)
-		return false;
-	struct nic_entry *e = bucket_find_word(hp.slots, hp.bucket_mask, nic_hash_one_word(v), v);
-	*out = e;
-	if (e == NULL)
-		return false;
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
 	uint32_t f = st->fields;
 	if ((f & ~L4_FIELDS) || !(st->tx_bit & acc->plain_tx))
@@ -591,9 +583,9 @@ static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc 
 	/* nic_entry_hit, with the usual own counter through the plan's registers. */
 	if (NIC_LIKELY((atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT) &&
 		       !__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED)))
-		nic_cell_add(&hp.cells[e->index], b->len, hp.shard);
+		nic_cell_add(&hp->cells[e->index], b->len, hp->shard);
 	else
-		nic_entry_hit(hp.pp, e, b->len, hp.shard);
+		nic_entry_hit(hp->pp, e, b->len, hp->shard);
 	if (f)
 		nic_dp_l4_ports_store(b->data + 34, l4meta, true, st->l4_keep, nic_dp_entry_l4_set(e, st, -1));
 	uint32_t port = (uint32_t)__builtin_ctz(st->tx_bit);
@@ -602,49 +594,119 @@ static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc 
 	return true;
 }
 
+/* The key word of a common-shape frame the hot case looks up, or false when the
+ * pipe's constant word rejects the frame (a miss). */
+static inline __attribute__((always_inline)) bool root_hot_word(const struct hot_plan *hp, const struct nic_buf *b,
+								uint32_t l4meta, uint64_t *v)
+{
+	*v = nic_fast_recipe_apply(&hp->er, b->data, 0, l4meta) & hp->emask;
+	return hp->c_by_l4 ? (hp->c_ok_l4 >> l4meta & 1)
+			   : (nic_fast_recipe_apply(&hp->cr, b->data, 0, l4meta) & hp->cmask) == hp->cval;
+}
+
+/* The entry of chain head e whose first key word is v, or NULL. */
+static inline __attribute__((always_inline)) struct nic_entry *chain_find_word(struct nic_entry *e, uint64_t v)
+{
+	while (e && e->match0 != v)
+		e = atomic_load_explicit(&e->next, memory_order_acquire);
+	return e;
+}
+
+/* A packet the hot path did not finish: parsed, then the root's hit (e, when looked_up)
+ * or lookup, as any other. Returns false for an rx error. */
+static inline __attribute__((always_inline)) bool root_one(struct burst_acc *acc, uint16_t port_id,
+							   const struct nic_buf *b, const struct root_plan *rp,
+							   bool one_word, struct nic_entry *e, bool looked_up,
+							   uint64_t *bytes)
+{
+	struct nic_pkt p;
+	if (!parse_one(port_id, b, &p))
+		return false;
+	*bytes += p.len;
+	if (!looked_up) {
+		bool ok;
+		uint32_t h = root_hash(rp, one_word, &p.key, &ok);
+		e = ok ? root_lookup(rp, one_word, &p.key, h) : NULL;
+	}
+	if (e)
+		root_hit(acc, &p, rp, one_word, e);
+	else
+		miss(acc, &p, rp->pp, 0);
+	return true;
+}
+
 /*
- * A burst on a root whose table fits the caches: each packet is parsed, looked up and
- * executed in one pass, its key still in registers, through one reused struct nic_pkt.
+ * A burst on a root whose table fits the caches (and which the hot case does not
+ * serve): each packet parsed, looked up and executed in one pass.
  */
 static inline __attribute__((always_inline)) uint32_t root_burst_direct(struct burst_acc *acc, uint16_t port_id,
 									const struct nic_buf *bufs, uint32_t n,
 									const struct root_plan *rp, bool one_word,
-									bool frame_words, uint64_t *bytes,
+									uint64_t *bytes, uint64_t *errors)
+{
+	uint32_t np = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (root_one(acc, port_id, &bufs[i], rp, one_word, NULL, false, bytes))
+			np++;
+		else
+			(*errors)++;
+	}
+	return np;
+}
+
+/*
+ * The hot case (see root_hot_exec) for a whole burst in three passes, so that its cache
+ * misses overlap instead of queueing behind each other: every packet's key word and
+ * bucket (prefetched), then every bucket's first entry (prefetched with its counter
+ * cell, which the entry's pool slot locates), then each packet's hit in order. Packets
+ * the hot case does not finish take root_one in their place in the order.
+ */
+static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct burst_acc *acc, uint16_t port_id,
+									const struct nic_buf *bufs, uint32_t n,
+									const struct root_plan *rp, uint64_t *bytes,
 									uint64_t *errors)
 {
-	struct nic_pkt p;
-	uint32_t np = 0;
 	const struct hot_plan hp = hot_plan_of(rp, port_id, acc->shard);
+	const struct nic_entry *pool = rp->pp->pool;
+	uint64_t v[NIC_BURST_MAX];
+	struct nic_entry *head[NIC_BURST_MAX];
+	uint8_t l4m[NIC_BURST_MAX]; /* 0: not the common shape; else its L4 meta */
+	bool cok[NIC_BURST_MAX];    /* the constant word passes */
+	for (uint32_t i = 0; i < n; i++) {
+		const struct nic_buf *b = &bufs[i];
+		uint32_t l4meta = NIC_LIKELY(b->len <= NIC_MAX_FRAME) ? nic_fast_shape(b->data, b->len) : 0;
+		l4m[i] = (uint8_t)l4meta;
+		cok[i] = l4meta && root_hot_word(&hp, b, l4meta, &v[i]);
+		if (cok[i])
+			__builtin_prefetch(&hp.slots[nic_hash_one_word(v[i]) & hp.bucket_mask]);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (!cok[i])
+			continue;
+		struct nic_entry *e = atomic_load_explicit(&hp.slots[nic_hash_one_word(v[i]) & hp.bucket_mask],
+							   memory_order_acquire);
+		head[i] = e;
+		if (e) {
+			__builtin_prefetch(e);
+			__builtin_prefetch(&hp.cells[e - pool], 1);
+		}
+	}
+	uint32_t np = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct nic_buf *b = &bufs[i];
 		struct nic_entry *e = NULL;
-		bool looked_up = false;
-		if (frame_words && NIC_LIKELY(b->len <= NIC_MAX_FRAME)) {
-			uint32_t l4meta = nic_fast_shape(b->data, b->len);
-			if (l4meta) {
-				if (root_hot_hit(acc, hp, b, l4meta, &e)) {
-					*bytes += b->len;
-					np++;
-					continue;
-				}
-				looked_up = true;
+		if (cok[i]) {
+			e = chain_find_word(head[i], v[i]);
+			if (e && root_hot_exec(acc, &hp, b, l4m[i], e)) {
+				*bytes += b->len;
+				np++;
+				continue;
 			}
 		}
-		if (!parse_one(port_id, b, &p)) {
-			(*errors)++;
-			continue;
-		}
-		*bytes += p.len;
-		np++;
-		if (!looked_up) {
-			bool ok;
-			uint32_t h = root_hash(rp, one_word, &p.key, &ok);
-			e = ok ? root_lookup(rp, one_word, &p.key, h) : NULL;
-		}
-		if (e)
-			root_hit(acc, &p, rp, one_word, e);
+		if (root_one(acc, port_id, b, rp, true, e, l4m[i] != 0, bytes))
+			np++;
 		else
-			miss(acc, &p, rp->pp, 0);
+			(*errors)++;
 	}
 	return np;
 }
@@ -655,10 +717,12 @@ static inline __attribute__((always_inline)) uint32_t root_burst(struct burst_ac
 								 const struct root_plan *rp, bool one_word,
 								 uint64_t *bytes, uint64_t *errors)
 {
-	if (!rp->prefetch && one_word && rp->frame_words)
-		return root_burst_direct(acc, port_id, bufs, n, rp, one_word, true, bytes, errors);
+	/* Staged whatever the table's size: a bucket, entry and counter cell in L2 still
+	 * cost a dependent load each, which the passes overlap across the burst too. */
+	if (one_word && rp->frame_words)
+		return root_burst_staged(acc, port_id, bufs, n, rp, bytes, errors);
 	if (!rp->prefetch)
-		return root_burst_direct(acc, port_id, bufs, n, rp, one_word, false, bytes, errors);
+		return root_burst_direct(acc, port_id, bufs, n, rp, one_word, bytes, errors);
 	struct nic_pkt pk[NIC_BURST_MAX];
 	uint32_t h[NIC_BURST_MAX];
 	bool ok[NIC_BURST_MAX];
