@@ -332,18 +332,27 @@ struct root_plan {
 };
 
 /*
- * What root_hot_hit needs, passed by value so that it lives in registers: a struct
- * reached through a pointer is reloaded after every frame store (uint8_t stores may
- * alias anything). The recipes of the constant and the entry word, with this burst's
- * port folded in; their masks apply to what a recipe makes.
+ * What the hot case (root_hot_exec) needs, built once per burst: the recipes of the
+ * constant and the entry word (nic_fast_recipes) reduced to an 8-byte load at off, its
+ * mask and the bits of a frame of each L4 type (this burst's port and the L4 meta
+ * folded in, the pipe's mask applied), so that a word costs a load, an and, an or.
  */
+struct hot_word {
+	uint8_t off;
+	uint64_t load;
+	uint64_t bits[2]; /* [l4meta - NIC_L4_META_TCP] */
+};
+
 struct hot_plan {
-	struct nic_fast_recipe cr, er;
-	uint64_t cmask, cval, emask;
+	struct hot_word c, e;
+	uint64_t cval;
 	/* The constant word made of port and meta only (no frame bytes, the usual l3_type /
 	 * l4_type constraint): bit l4meta set when a frame of that L4 type passes it. */
 	bool c_by_l4;
 	uint8_t c_ok_l4;
+	/* Own counters take a plain add: the thread owns its shard and no report counts
+	 * hits (nic_entry_hit does the rest). Read once a burst, a unit for both. */
+	bool plain_cells;
 	_Atomic(struct nic_entry *) *slots;
 	uint32_t bucket_mask;
 	const struct nic_pipe *pp;
@@ -351,26 +360,42 @@ struct hot_plan {
 	uint32_t shard;
 };
 
+_Static_assert(NIC_L4_META_UDP == NIC_L4_META_TCP + 1, "the two L4 types of the common frame shape");
+
+static struct hot_word hot_word_of(uint32_t w, uint64_t mask, uint16_t port_id)
+{
+	const struct nic_fast_recipe *r = &nic_fast_recipes[w];
+	struct hot_word hw = {.off = r->off, .load = r->load_mask & mask};
+	for (uint32_t t = NIC_L4_META_TCP; t <= NIC_L4_META_UDP; t++)
+		hw.bits[t - NIC_L4_META_TCP] = (r->bits | port_id * r->port_mul | t * r->l4_mul) & mask;
+	return hw;
+}
+
+/* The word hw makes of a common-shape frame of L4 meta l4meta (nic_fast_recipe_apply, masked). */
+static inline __attribute__((always_inline)) uint64_t hot_word_apply(const struct hot_word *hw, const uint8_t *frame,
+								     uint32_t l4meta)
+{
+	uint64_t v;
+	memcpy(&v, frame + hw->off, 8);
+	return (v & hw->load) | hw->bits[l4meta - NIC_L4_META_TCP];
+}
+
 static struct hot_plan hot_plan_of(const struct root_plan *rp, uint16_t port_id, uint32_t shard)
 {
-	struct hot_plan hp = {.cr = nic_fast_recipes[rp->cw],
-			      .er = nic_fast_recipes[rp->ew],
-			      .cmask = rp->cmask,
+	struct hot_plan hp = {.c = hot_word_of(rp->cw, rp->cmask, port_id),
+			      .e = hot_word_of(rp->ew, rp->emask, port_id),
 			      .cval = rp->cval,
-			      .emask = rp->emask,
+			      .plain_cells = shard != NIC_CNT_SHARDS - 1 &&
+					     !__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED),
 			      .slots = rp->slots,
 			      .bucket_mask = rp->bucket_mask,
 			      .pp = rp->pp,
 			      .cells = rp->pp->cells[shard],
 			      .shard = shard};
-	hp.cr.bits |= port_id * hp.cr.port_mul;
-	hp.er.bits |= port_id * hp.er.port_mul;
-	hp.cr.port_mul = hp.er.port_mul = 0;
-	hp.c_by_l4 = (hp.cr.load_mask & hp.cmask) == 0;
-	_Static_assert(NIC_L4_META_UDP == NIC_L4_META_TCP + 1, "the two L4 types of the common frame shape");
-	for (uint32_t l4meta = NIC_L4_META_TCP; l4meta <= NIC_L4_META_UDP; l4meta++)
-		if (((hp.cr.bits | l4meta * hp.cr.l4_mul) & hp.cmask) == hp.cval)
-			hp.c_ok_l4 |= (uint8_t)(1u << l4meta);
+	hp.c_by_l4 = hp.c.load == 0;
+	for (uint32_t t = NIC_L4_META_TCP; t <= NIC_L4_META_UDP; t++)
+		if (hp.c.bits[t - NIC_L4_META_TCP] == hp.cval)
+			hp.c_ok_l4 |= (uint8_t)(1u << t);
 	return hp;
 }
 
@@ -572,22 +597,46 @@ static inline __attribute__((always_inline)) uint32_t parse_burst(uint16_t port_
  * root_hot_exec is that hit: false when the packet needs its key (other actions,
  * another fwd), for root_one.
  */
+/* dispatch's first frame of a burst to the port of tx_bit (a fwd PORT), when the port
+ * is started and keeps no capture: the burst then only counts its frames. */
+static inline bool hot_tx_first(struct burst_acc *acc, uint32_t tx_bit)
+{
+	if (tx_bit == 0 || (acc->touched & tx_bit))
+		return false;
+	uint32_t port = (uint32_t)__builtin_ctz(tx_bit);
+	if (!atomic_load_explicit(&nic_port_hot[port].started, memory_order_relaxed) ||
+	    atomic_load_explicit(&nic_port_hot[port].capture_on[NIC_CAPTURE_TX], memory_order_relaxed))
+		return false;
+	acc->touched |= tx_bit;
+	acc->plain_tx |= tx_bit;
+	acc->tx_pkts[port] = 0;
+	acc->tx_bytes[port] = 0;
+	return true;
+}
+
 static inline __attribute__((always_inline)) bool root_hot_exec(struct burst_acc *acc, const struct hot_plan *hp,
 								const struct nic_buf *b, uint32_t l4meta,
 								struct nic_entry *e)
 {
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
 	uint32_t f = st->fields;
-	if ((f & ~L4_FIELDS) || !(st->tx_bit & acc->plain_tx))
+	if ((f & ~L4_FIELDS) || NIC_UNLIKELY(!(st->tx_bit & acc->plain_tx) && !hot_tx_first(acc, st->tx_bit)))
 		return false;
-	/* nic_entry_hit, with the usual own counter through the plan's registers. */
-	if (NIC_LIKELY((atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT) &&
-		       !__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED)))
-		nic_cell_add(&hp->cells[e->index], b->len, hp->shard);
-	else
+	/* nic_entry_hit, with the usual own counter a plain add (the rule of nic_cell_add). */
+	if (NIC_LIKELY(hp->plain_cells && (atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT))) {
+		struct nic_cnt_cell *c = &hp->cells[e->index];
+		__atomic_store_n(&c->pkts, __atomic_load_n(&c->pkts, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->bytes, __atomic_load_n(&c->bytes, __ATOMIC_RELAXED) + b->len, __ATOMIC_RELAXED);
+	} else {
 		nic_entry_hit(hp->pp, e, b->len, hp->shard);
-	if (f)
-		nic_dp_l4_ports_store(b->data + 34, l4meta, true, st->l4_keep, nic_dp_entry_l4_set(e, st, -1));
+	}
+	if (f) { /* the L4 type a constant in each call, so that the checksum rule folds */
+		uint32_t set = nic_dp_entry_l4_set(e, st, -1);
+		if (l4meta == NIC_L4_META_UDP)
+			nic_dp_l4_ports_store(b->data + 34, NIC_L4_META_UDP, true, st->l4_keep, set);
+		else
+			nic_dp_l4_ports_store(b->data + 34, NIC_L4_META_TCP, true, st->l4_keep, set);
+	}
 	uint32_t port = (uint32_t)__builtin_ctz(st->tx_bit);
 	acc->tx_pkts[port]++;
 	acc->tx_bytes[port] += b->len;
@@ -599,9 +648,8 @@ static inline __attribute__((always_inline)) bool root_hot_exec(struct burst_acc
 static inline __attribute__((always_inline)) bool root_hot_word(const struct hot_plan *hp, const struct nic_buf *b,
 								uint32_t l4meta, uint64_t *v)
 {
-	*v = nic_fast_recipe_apply(&hp->er, b->data, 0, l4meta) & hp->emask;
-	return hp->c_by_l4 ? (hp->c_ok_l4 >> l4meta & 1)
-			   : (nic_fast_recipe_apply(&hp->cr, b->data, 0, l4meta) & hp->cmask) == hp->cval;
+	*v = hot_word_apply(&hp->e, b->data, l4meta);
+	return hp->c_by_l4 ? (hp->c_ok_l4 >> l4meta & 1) : hot_word_apply(&hp->c, b->data, l4meta) == hp->cval;
 }
 
 /* The entry of chain head e whose first key word is v, or NULL. */
@@ -669,22 +717,21 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 	const struct hot_plan hp = hot_plan_of(rp, port_id, acc->shard);
 	const struct nic_entry *pool = rp->pp->pool;
 	uint64_t v[NIC_BURST_MAX];
+	_Atomic(struct nic_entry *) *slot[NIC_BURST_MAX]; /* NULL: the constant word fails */
 	struct nic_entry *head[NIC_BURST_MAX];
 	uint8_t l4m[NIC_BURST_MAX]; /* 0: not the common shape; else its L4 meta */
-	bool cok[NIC_BURST_MAX];    /* the constant word passes */
 	for (uint32_t i = 0; i < n; i++) {
 		const struct nic_buf *b = &bufs[i];
 		uint32_t l4meta = NIC_LIKELY(b->len <= NIC_MAX_FRAME) ? nic_fast_shape(b->data, b->len) : 0;
 		l4m[i] = (uint8_t)l4meta;
-		cok[i] = l4meta && root_hot_word(&hp, b, l4meta, &v[i]);
-		if (cok[i])
-			__builtin_prefetch(&hp.slots[nic_hash_one_word(v[i]) & hp.bucket_mask]);
+		slot[i] = NULL;
+		if (l4meta && root_hot_word(&hp, b, l4meta, &v[i])) {
+			slot[i] = &hp.slots[nic_hash_one_word(v[i]) & hp.bucket_mask];
+			__builtin_prefetch(slot[i]);
+		}
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		if (!cok[i])
-			continue;
-		struct nic_entry *e = atomic_load_explicit(&hp.slots[nic_hash_one_word(v[i]) & hp.bucket_mask],
-							   memory_order_acquire);
+		struct nic_entry *e = slot[i] ? atomic_load_explicit(slot[i], memory_order_acquire) : NULL;
 		head[i] = e;
 		if (e) {
 			__builtin_prefetch(e);
@@ -695,7 +742,7 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 	for (uint32_t i = 0; i < n; i++) {
 		const struct nic_buf *b = &bufs[i];
 		struct nic_entry *e = NULL;
-		if (cok[i]) {
+		if (head[i]) {
 			e = chain_find_word(head[i], v[i]);
 			if (e && root_hot_exec(acc, &hp, b, l4m[i], e)) {
 				*bytes += b->len;
