@@ -37,6 +37,9 @@ struct burst_acc {
 
 static _Thread_local uint8_t flood_buf[NIC_MAX_PIPE_DEPTH][NIC_MAX_FRAME];
 static _Thread_local uint64_t rng_state;
+/* The thread's last staged burst met a bucket whose first entry was another key's
+ * (root_burst_staged: whether to prefetch chains' second entries). A hint only. */
+static _Thread_local bool dp_chains;
 
 static inline uint64_t dp_rand(void)
 {
@@ -652,14 +655,6 @@ static inline __attribute__((always_inline)) bool root_hot_word(const struct hot
 	return hp->c_by_l4 ? (hp->c_ok_l4 >> l4meta & 1) : hot_word_apply(&hp->c, b->data, l4meta) == hp->cval;
 }
 
-/* The entry of chain head e whose first key word is v, or NULL. */
-static inline __attribute__((always_inline)) struct nic_entry *chain_find_word(struct nic_entry *e, uint64_t v)
-{
-	while (e && e->match0 != v)
-		e = atomic_load_explicit(&e->next, memory_order_acquire);
-	return e;
-}
-
 /* A packet the hot path did not finish: parsed, then the root's hit (e, when looked_up)
  * or lookup, as any other. Returns false for an rx error. */
 static inline __attribute__((always_inline)) bool root_one(struct burst_acc *acc, uint16_t port_id,
@@ -738,12 +733,33 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 			__builtin_prefetch(&hp.cells[e - pool], 1);
 		}
 	}
+	/* A bucket whose first entry is another key's: its next one prefetched now, as a
+	 * walk to it in the last pass would be a dependent miss of its own (a stall of a
+	 * DRAM latency on a big table). Only while the thread's last burst walked chains:
+	 * where keys rarely share a bucket, this pass would only cost. */
+	uint32_t walked = 0;
+	if (NIC_UNLIKELY(dp_chains)) {
+		for (uint32_t i = 0; i < n; i++) {
+			struct nic_entry *e = head[i];
+			if (e && e->match0 != v[i]) {
+				walked++;
+				if ((e = atomic_load_explicit(&e->next, memory_order_acquire)) != NULL) {
+					head[i] = e;
+					__builtin_prefetch(e);
+					__builtin_prefetch(&hp.cells[e - pool], 1);
+				}
+			}
+		}
+	}
 	uint32_t np = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct nic_buf *b = &bufs[i];
-		struct nic_entry *e = NULL;
-		if (head[i]) {
-			e = chain_find_word(head[i], v[i]);
+		struct nic_entry *e = head[i];
+		if (e) {
+			while (e && e->match0 != v[i]) {
+				walked++;
+				e = atomic_load_explicit(&e->next, memory_order_acquire);
+			}
 			if (e && root_hot_exec(acc, &hp, b, l4m[i], e)) {
 				*bytes += b->len;
 				np++;
@@ -755,6 +771,7 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 		else
 			(*errors)++;
 	}
+	dp_chains = walked != 0;
 	return np;
 }
 
