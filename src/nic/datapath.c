@@ -697,6 +697,31 @@ static inline __attribute__((always_inline)) uint32_t root_burst_direct(struct b
 	return np;
 }
 
+/* A frame of another shape in a staged burst: parsed into p, with the key word *v it is
+ * looked up by and whether its constant word passes (*ok, as root_hash); false for an
+ * rx error. Out of line: the burst loop stays the hot case's. */
+static __attribute__((noinline)) bool staged_parse(uint16_t port_id, const struct nic_buf *b,
+							 const struct root_plan *rp, struct nic_pkt *p, uint64_t *v,
+							 bool *ok)
+{
+	*ok = false;
+	if (!parse_one(port_id, b, p))
+		return false;
+	*ok = (p->key.w[rp->cw] & rp->cmask) == rp->cval;
+	*v = p->key.w[rp->ew] & rp->emask;
+	return true;
+}
+
+/* The hit (e) or miss of a frame staged_parse parsed, out of line as it is. */
+static __attribute__((noinline)) void staged_parsed_exec(struct burst_acc *acc, struct nic_pkt *p,
+							       const struct root_plan *rp, struct nic_entry *e)
+{
+	if (e)
+		root_hit(acc, p, rp, true, e);
+	else
+		miss(acc, p, rp->pp, 0);
+}
+
 /*
  * The hot case (see root_hot_exec) for a whole burst in three passes, so that its cache
  * misses overlap instead of queueing behind each other: every packet's key word and
@@ -714,13 +739,23 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 	uint64_t v[NIC_BURST_MAX];
 	_Atomic(struct nic_entry *) *slot[NIC_BURST_MAX]; /* NULL: the constant word fails */
 	struct nic_entry *head[NIC_BURST_MAX];
-	uint8_t l4m[NIC_BURST_MAX]; /* 0: not the common shape; else its L4 meta */
+	/* Its L4 meta for a common-shape frame; else STAGED_PARSED (parsed into pk[i]) or
+	 * STAGED_BAD (an rx error). Other frames take the same passes with their key. */
+	enum { STAGED_PARSED = 0, STAGED_BAD = 0xff };
+	uint8_t l4m[NIC_BURST_MAX];
+	struct nic_pkt pk[NIC_BURST_MAX]; /* only the other frames' */
 	for (uint32_t i = 0; i < n; i++) {
 		const struct nic_buf *b = &bufs[i];
 		uint32_t l4meta = NIC_LIKELY(b->len <= NIC_MAX_FRAME) ? nic_fast_shape(b->data, b->len) : 0;
-		l4m[i] = (uint8_t)l4meta;
+		bool ok;
 		slot[i] = NULL;
-		if (l4meta && root_hot_word(&hp, b, l4meta, &v[i])) {
+		if (NIC_LIKELY(l4meta)) {
+			ok = root_hot_word(&hp, b, l4meta, &v[i]);
+		} else if (staged_parse(port_id, b, rp, &pk[i], &v[i], &ok) == false) {
+			l4meta = STAGED_BAD;
+		}
+		l4m[i] = (uint8_t)l4meta;
+		if (ok) {
 			slot[i] = &hp.slots[nic_hash_one_word(v[i]) & hp.bucket_mask];
 			__builtin_prefetch(slot[i]);
 		}
@@ -752,25 +787,30 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 		}
 	}
 	uint32_t np = 0;
+	uint64_t nbytes = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct nic_buf *b = &bufs[i];
 		struct nic_entry *e = head[i];
-		if (e) {
-			while (e && e->match0 != v[i]) {
-				walked++;
-				e = atomic_load_explicit(&e->next, memory_order_acquire);
-			}
-			if (e && root_hot_exec(acc, &hp, b, l4m[i], e)) {
-				*bytes += b->len;
-				np++;
-				continue;
-			}
+		while (e && e->match0 != v[i]) {
+			walked++;
+			e = atomic_load_explicit(&e->next, memory_order_acquire);
 		}
-		if (root_one(acc, port_id, b, rp, true, e, l4m[i] != 0, bytes))
+		uint32_t t = l4m[i];
+		if (NIC_LIKELY(t - NIC_L4_META_TCP <= NIC_L4_META_UDP - NIC_L4_META_TCP)) {
 			np++;
-		else
+			if (e && root_hot_exec(acc, &hp, b, t, e))
+				nbytes += b->len;
+			else /* a common-shape frame always parses */
+				(void)root_one(acc, port_id, b, rp, true, e, true, &nbytes);
+		} else if (t == STAGED_PARSED) {
+			np++;
+			nbytes += pk[i].len;
+			staged_parsed_exec(acc, &pk[i], rp, e);
+		} else {
 			(*errors)++;
+		}
 	}
+	*bytes += nbytes;
 	dp_chains = walked != 0;
 	return np;
 }
