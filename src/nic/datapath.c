@@ -37,6 +37,9 @@ struct burst_acc {
 
 static _Thread_local uint8_t flood_buf[NIC_MAX_PIPE_DEPTH][NIC_MAX_FRAME];
 static _Thread_local uint64_t rng_state;
+/* The thread's last staged burst met a bucket whose first entry was another key's
+ * (root_burst_staged: whether to prefetch chains' second entries). A hint only. */
+static _Thread_local bool dp_chains;
 
 static inline uint64_t dp_rand(void)
 {
@@ -332,43 +335,68 @@ struct root_plan {
 };
 
 /*
- * What root_hot_hit needs, passed by value so that it lives in registers: a struct
- * reached through a pointer is reloaded after every frame store (uint8_t stores may
- * alias anything). The recipes of the constant and the entry word, with this burst's
- * port folded in; their masks apply to what a recipe makes.
+ * What the hot case (root_hot_exec) needs, built once per burst: the recipes of the
+ * constant and the entry word (nic_fast_recipes) reduced to an 8-byte load at off, its
+ * mask and the bits of a frame of each L4 type (this burst's port and the L4 meta
+ * folded in, the pipe's mask applied), so that a word costs a load, an and, an or.
  */
+struct hot_word {
+	uint8_t off;
+	uint64_t load;
+	uint64_t bits[2]; /* [l4meta - NIC_L4_META_TCP] */
+};
+
 struct hot_plan {
-	struct nic_fast_recipe cr, er;
-	uint64_t cmask, cval, emask;
+	struct hot_word c, e;
+	uint64_t cval;
 	/* The constant word made of port and meta only (no frame bytes, the usual l3_type /
 	 * l4_type constraint): bit l4meta set when a frame of that L4 type passes it. */
 	bool c_by_l4;
 	uint8_t c_ok_l4;
+	/* Own counters take a plain add: the thread owns its shard and no report counts
+	 * hits (nic_entry_hit does the rest). Read once a burst, a unit for both. */
+	bool plain_cells;
 	_Atomic(struct nic_bentry *) *slots;
 	uint32_t nr_buckets;
 	const struct nic_pipe *pp;
 	uint32_t shard;
 };
 
+_Static_assert(NIC_L4_META_UDP == NIC_L4_META_TCP + 1, "the two L4 types of the common frame shape");
+
+static struct hot_word hot_word_of(uint32_t w, uint64_t mask, uint16_t port_id)
+{
+	const struct nic_fast_recipe *r = &nic_fast_recipes[w];
+	struct hot_word hw = {.off = r->off, .load = r->load_mask & mask};
+	for (uint32_t t = NIC_L4_META_TCP; t <= NIC_L4_META_UDP; t++)
+		hw.bits[t - NIC_L4_META_TCP] = (r->bits | port_id * r->port_mul | t * r->l4_mul) & mask;
+	return hw;
+}
+
+/* The word hw makes of a common-shape frame of L4 meta l4meta (nic_fast_recipe_apply, masked). */
+static inline __attribute__((always_inline)) uint64_t hot_word_apply(const struct hot_word *hw, const uint8_t *frame,
+								     uint32_t l4meta)
+{
+	uint64_t v;
+	memcpy(&v, frame + hw->off, 8);
+	return (v & hw->load) | hw->bits[l4meta - NIC_L4_META_TCP];
+}
+
 static struct hot_plan hot_plan_of(const struct root_plan *rp, uint16_t port_id, uint32_t shard)
 {
-	struct hot_plan hp = {.cr = nic_fast_recipes[rp->cw],
-			      .er = nic_fast_recipes[rp->ew],
-			      .cmask = rp->cmask,
+	struct hot_plan hp = {.c = hot_word_of(rp->cw, rp->cmask, port_id),
+			      .e = hot_word_of(rp->ew, rp->emask, port_id),
 			      .cval = rp->cval,
-			      .emask = rp->emask,
+			      .plain_cells = shard != NIC_CNT_SHARDS - 1 &&
+					     !__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED),
 			      .slots = rp->slots,
 			      .nr_buckets = rp->nr_buckets,
 			      .pp = rp->pp,
 			      .shard = shard};
-	hp.cr.bits |= port_id * hp.cr.port_mul;
-	hp.er.bits |= port_id * hp.er.port_mul;
-	hp.cr.port_mul = hp.er.port_mul = 0;
-	hp.c_by_l4 = (hp.cr.load_mask & hp.cmask) == 0;
-	_Static_assert(NIC_L4_META_UDP == NIC_L4_META_TCP + 1, "the two L4 types of the common frame shape");
-	for (uint32_t l4meta = NIC_L4_META_TCP; l4meta <= NIC_L4_META_UDP; l4meta++)
-		if (((hp.cr.bits | l4meta * hp.cr.l4_mul) & hp.cmask) == hp.cval)
-			hp.c_ok_l4 |= (uint8_t)(1u << l4meta);
+	hp.c_by_l4 = hp.c.load == 0;
+	for (uint32_t t = NIC_L4_META_TCP; t <= NIC_L4_META_UDP; t++)
+		if (hp.c.bits[t - NIC_L4_META_TCP] == hp.cval)
+			hp.c_ok_l4 |= (uint8_t)(1u << t);
 	return hp;
 }
 
@@ -570,84 +598,229 @@ static inline __attribute__((always_inline)) uint32_t parse_burst(uint16_t port_
  * The hot case of a one-word root and a common-shape frame: the two key words the pipe
  * reads come straight from the frame (nic_fast_recipes: what the parser would store),
  * and a hit whose actions are at most an L4 port rewrite and whose fwd is a port this
- * burst already sent to is done without building the key, which nothing would read. Returns false when the packet needs its key (a miss, other actions, another
- * fwd); *out is then the entry it hit, or NULL.
+ * burst already sent to is done without building the key, which nothing would read.
+ * root_hot_exec is that hit: false when the packet needs its key (other actions,
+ * another fwd), for root_one.
  */
-static inline __attribute__((always_inline)) bool root_hot_hit(struct burst_acc *acc, const struct hot_plan hp,
-							       const struct nic_buf *b, uint32_t l4meta,
-							       struct nic_entry **out)
+/* dispatch's first frame of a burst to the port of tx_bit (a fwd PORT), when the port
+ * is started and keeps no capture: the burst then only counts its frames. */
+static inline bool hot_tx_first(struct burst_acc *acc, uint32_t tx_bit)
 {
-	uint64_t v = nic_fast_recipe_apply(&hp.er, b->data, 0, l4meta) & hp.emask;
-	*out = NULL;
-	if (hp.c_by_l4 ? !(hp.c_ok_l4 >> l4meta & 1)
-		       : (nic_fast_recipe_apply(&hp.cr, b->data, 0, l4meta) & hp.cmask) != hp.cval)
+	if (tx_bit == 0 || (acc->touched & tx_bit))
 		return false;
-	struct nic_entry *e = bucket_find_word(hp.slots, hp.nr_buckets, nic_hash_one_word(v), v);
-	*out = e;
-	if (e == NULL)
+	uint32_t port = (uint32_t)__builtin_ctz(tx_bit);
+	if (!atomic_load_explicit(&nic_port_hot[port].started, memory_order_relaxed) ||
+	    atomic_load_explicit(&nic_port_hot[port].capture_on[NIC_CAPTURE_TX], memory_order_relaxed))
 		return false;
+	acc->touched |= tx_bit;
+	acc->plain_tx |= tx_bit;
+	acc->tx_pkts[port] = 0;
+	acc->tx_bytes[port] = 0;
+	return true;
+}
+
+static inline __attribute__((always_inline)) bool root_hot_exec(struct burst_acc *acc, const struct hot_plan *hp,
+								const struct nic_buf *b, uint32_t l4meta,
+								struct nic_entry *e)
+{
 	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
 	uint32_t f = st->fields;
-	if ((f & ~L4_FIELDS) || !(st->tx_bit & acc->plain_tx))
+	if ((f & ~L4_FIELDS) || NIC_UNLIKELY(!(st->tx_bit & acc->plain_tx) && !hot_tx_first(acc, st->tx_bit)))
 		return false;
-	/* nic_entry_hit, with the usual own counter through the plan's registers. */
-	if (NIC_LIKELY((atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT) &&
-		       !__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED)))
-		nic_cell_add(nic_entry_cell(hp.pp, e, hp.shard), b->len, hp.shard);
-	else
-		nic_entry_hit(hp.pp, e, b->len, hp.shard);
-	if (f)
-		nic_dp_l4_ports_store(b->data + 34, l4meta, true, st->l4_keep, nic_dp_entry_l4_set(e, st, -1));
+	/* nic_entry_hit, with the usual own counter a plain add (the rule of nic_cell_add). */
+	if (NIC_LIKELY(hp->plain_cells && (atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT))) {
+		struct nic_cnt_cell *c = nic_entry_cell(hp->pp, e, hp->shard);
+		__atomic_store_n(&c->pkts, __atomic_load_n(&c->pkts, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->bytes, __atomic_load_n(&c->bytes, __ATOMIC_RELAXED) + b->len, __ATOMIC_RELAXED);
+	} else {
+		nic_entry_hit(hp->pp, e, b->len, hp->shard);
+	}
+	if (f) { /* the L4 type a constant in each call, so that the checksum rule folds */
+		uint32_t set = nic_dp_entry_l4_set(e, st, -1);
+		if (l4meta == NIC_L4_META_UDP)
+			nic_dp_l4_ports_store(b->data + 34, NIC_L4_META_UDP, true, st->l4_keep, set);
+		else
+			nic_dp_l4_ports_store(b->data + 34, NIC_L4_META_TCP, true, st->l4_keep, set);
+	}
 	uint32_t port = (uint32_t)__builtin_ctz(st->tx_bit);
 	acc->tx_pkts[port]++;
 	acc->tx_bytes[port] += b->len;
 	return true;
 }
 
+/* The key word of a common-shape frame the hot case looks up, or false when the
+ * pipe's constant word rejects the frame (a miss). */
+static inline __attribute__((always_inline)) bool root_hot_word(const struct hot_plan *hp, const struct nic_buf *b,
+								uint32_t l4meta, uint64_t *v)
+{
+	*v = hot_word_apply(&hp->e, b->data, l4meta);
+	return hp->c_by_l4 ? (hp->c_ok_l4 >> l4meta & 1) : hot_word_apply(&hp->c, b->data, l4meta) == hp->cval;
+}
+
+/* A packet the hot path did not finish: parsed, then the root's hit (e, when looked_up)
+ * or lookup, as any other. Returns false for an rx error. */
+static inline __attribute__((always_inline)) bool root_one(struct burst_acc *acc, uint16_t port_id,
+							   const struct nic_buf *b, const struct root_plan *rp,
+							   bool one_word, struct nic_entry *e, bool looked_up,
+							   uint64_t *bytes)
+{
+	struct nic_pkt p;
+	if (!parse_one(port_id, b, &p))
+		return false;
+	*bytes += p.len;
+	if (!looked_up) {
+		bool ok;
+		uint32_t h = root_hash(rp, one_word, &p.key, &ok);
+		e = ok ? root_lookup(rp, one_word, &p.key, h) : NULL;
+	}
+	if (e)
+		root_hit(acc, &p, rp, one_word, e);
+	else
+		miss(acc, &p, rp->pp, 0);
+	return true;
+}
+
 /*
- * A burst on a root whose table fits the caches: each packet is parsed, looked up and
- * executed in one pass, its key still in registers, through one reused struct nic_pkt.
+ * A burst on a root whose table fits the caches (and which the hot case does not
+ * serve): each packet parsed, looked up and executed in one pass.
  */
 static inline __attribute__((always_inline)) uint32_t root_burst_direct(struct burst_acc *acc, uint16_t port_id,
 									const struct nic_buf *bufs, uint32_t n,
 									const struct root_plan *rp, bool one_word,
-									bool frame_words, uint64_t *bytes,
+									uint64_t *bytes, uint64_t *errors)
+{
+	uint32_t np = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (root_one(acc, port_id, &bufs[i], rp, one_word, NULL, false, bytes))
+			np++;
+		else
+			(*errors)++;
+	}
+	return np;
+}
+
+/* A frame of another shape in a staged burst: parsed into p, with the key word *v it is
+ * looked up by and whether its constant word passes (*ok, as root_hash); false for an
+ * rx error. Out of line: the burst loop stays the hot case's. */
+static __attribute__((noinline)) bool staged_parse(uint16_t port_id, const struct nic_buf *b,
+							 const struct root_plan *rp, struct nic_pkt *p, uint64_t *v,
+							 bool *ok)
+{
+	*ok = false;
+	if (!parse_one(port_id, b, p))
+		return false;
+	*ok = (p->key.w[rp->cw] & rp->cmask) == rp->cval;
+	*v = p->key.w[rp->ew] & rp->emask;
+	return true;
+}
+
+/* The hit (e) or miss of a frame staged_parse parsed, out of line as it is. */
+static __attribute__((noinline)) void staged_parsed_exec(struct burst_acc *acc, struct nic_pkt *p,
+							       const struct root_plan *rp, struct nic_entry *e)
+{
+	if (e)
+		root_hit(acc, p, rp, true, e);
+	else
+		miss(acc, p, rp->pp, 0);
+}
+
+/*
+ * The hot case (see root_hot_exec) for a whole burst in three passes, so that its cache
+ * misses overlap instead of queueing behind each other: every packet's key word and
+ * bucket (prefetched), then every bucket's first entry (prefetched with its counter
+ * cell, which the entry's pool slot locates), then each packet's hit in order. Packets
+ * the hot case does not finish take root_one in their place in the order.
+ */
+static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct burst_acc *acc, uint16_t port_id,
+									const struct nic_buf *bufs, uint32_t n,
+									const struct root_plan *rp, uint64_t *bytes,
 									uint64_t *errors)
 {
-	struct nic_pkt p;
-	uint32_t np = 0;
 	const struct hot_plan hp = hot_plan_of(rp, port_id, acc->shard);
+	uint64_t v[NIC_BURST_MAX];
+	_Atomic(struct nic_bentry *) *slot[NIC_BURST_MAX]; /* NULL: the constant word fails */
+	struct nic_bentry *head[NIC_BURST_MAX];
+	/* Its L4 meta for a common-shape frame; else STAGED_PARSED (parsed into pk[i]) or
+	 * STAGED_BAD (an rx error). Other frames take the same passes with their key. */
+	enum { STAGED_PARSED = 0, STAGED_BAD = 0xff };
+	uint8_t l4m[NIC_BURST_MAX];
+	struct nic_pkt pk[NIC_BURST_MAX]; /* only the other frames' */
 	for (uint32_t i = 0; i < n; i++) {
 		const struct nic_buf *b = &bufs[i];
-		struct nic_entry *e = NULL;
-		bool looked_up = false;
-		if (frame_words && NIC_LIKELY(b->len <= NIC_MAX_FRAME)) {
-			uint32_t l4meta = nic_fast_shape(b->data, b->len);
-			if (l4meta) {
-				if (root_hot_hit(acc, hp, b, l4meta, &e)) {
-					*bytes += b->len;
-					np++;
-					continue;
+		uint32_t l4meta = NIC_LIKELY(b->len <= NIC_MAX_FRAME) ? nic_fast_shape(b->data, b->len) : 0;
+		bool ok;
+		slot[i] = NULL;
+		if (NIC_LIKELY(l4meta)) {
+			ok = root_hot_word(&hp, b, l4meta, &v[i]);
+		} else if (staged_parse(port_id, b, rp, &pk[i], &v[i], &ok) == false) {
+			l4meta = STAGED_BAD;
+		}
+		l4m[i] = (uint8_t)l4meta;
+		if (ok) {
+			slot[i] = &hp.slots[nic_bucket_of(nic_hash_one_word(v[i]), hp.nr_buckets)];
+			__builtin_prefetch(slot[i]);
+		}
+	}
+	/* An entry's record (with its first counter cell) may span two lines: both. A
+	 * worker of another shard also prefetches its cell in the pipe's array. */
+	const bool cell_apart = hp.shard != 0;
+	for (uint32_t i = 0; i < n; i++) {
+		struct nic_bentry *b = slot[i] ? atomic_load_explicit(slot[i], memory_order_acquire) : NULL;
+		head[i] = b;
+		if (b) {
+			__builtin_prefetch(b, 1);
+			__builtin_prefetch((const char *)b + sizeof(*b) - 1, 1);
+			if (NIC_UNLIKELY(cell_apart))
+				__builtin_prefetch(nic_entry_cell(hp.pp, &b->e, hp.shard), 1);
+		}
+	}
+	/* A bucket whose first entry is another key's: its next one prefetched now, as a
+	 * walk to it in the last pass would be a dependent miss of its own (a stall of a
+	 * DRAM latency on a big table). Only while the thread's last burst walked chains:
+	 * where keys rarely share a bucket, this pass would only cost. */
+	uint32_t walked = 0;
+	if (NIC_UNLIKELY(dp_chains)) {
+		for (uint32_t i = 0; i < n; i++) {
+			struct nic_bentry *b = head[i];
+			if (b && b->match0 != v[i]) {
+				walked++;
+				if ((b = atomic_load_explicit(&b->next, memory_order_acquire)) != NULL) {
+					head[i] = b;
+					__builtin_prefetch(b, 1);
+					__builtin_prefetch((const char *)b + sizeof(*b) - 1, 1);
+					if (NIC_UNLIKELY(cell_apart))
+						__builtin_prefetch(nic_entry_cell(hp.pp, &b->e, hp.shard), 1);
 				}
-				looked_up = true;
 			}
 		}
-		if (!parse_one(port_id, b, &p)) {
-			(*errors)++;
-			continue;
-		}
-		*bytes += p.len;
-		np++;
-		if (!looked_up) {
-			bool ok;
-			uint32_t h = root_hash(rp, one_word, &p.key, &ok);
-			e = ok ? root_lookup(rp, one_word, &p.key, h) : NULL;
-		}
-		if (e)
-			root_hit(acc, &p, rp, one_word, e);
-		else
-			miss(acc, &p, rp->pp, 0);
 	}
+	uint32_t np = 0;
+	uint64_t nbytes = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct nic_buf *b = &bufs[i];
+		struct nic_bentry *be = head[i];
+		while (be && be->match0 != v[i]) {
+			walked++;
+			be = atomic_load_explicit(&be->next, memory_order_acquire);
+		}
+		struct nic_entry *e = be ? &be->e : NULL;
+		uint32_t t = l4m[i];
+		if (NIC_LIKELY(t - NIC_L4_META_TCP <= NIC_L4_META_UDP - NIC_L4_META_TCP)) {
+			np++;
+			if (e && root_hot_exec(acc, &hp, b, t, e))
+				nbytes += b->len;
+			else /* a common-shape frame always parses */
+				(void)root_one(acc, port_id, b, rp, true, e, true, &nbytes);
+		} else if (t == STAGED_PARSED) {
+			np++;
+			nbytes += pk[i].len;
+			staged_parsed_exec(acc, &pk[i], rp, e);
+		} else {
+			(*errors)++;
+		}
+	}
+	*bytes += nbytes;
+	dp_chains = walked != 0;
 	return np;
 }
 
@@ -657,10 +830,12 @@ static inline __attribute__((always_inline)) uint32_t root_burst(struct burst_ac
 								 const struct root_plan *rp, bool one_word,
 								 uint64_t *bytes, uint64_t *errors)
 {
-	if (!rp->prefetch && one_word && rp->frame_words)
-		return root_burst_direct(acc, port_id, bufs, n, rp, one_word, true, bytes, errors);
+	/* Staged whatever the table's size: a bucket, entry and counter cell in L2 still
+	 * cost a dependent load each, which the passes overlap across the burst too. */
+	if (one_word && rp->frame_words)
+		return root_burst_staged(acc, port_id, bufs, n, rp, bytes, errors);
 	if (!rp->prefetch)
-		return root_burst_direct(acc, port_id, bufs, n, rp, one_word, false, bytes, errors);
+		return root_burst_direct(acc, port_id, bufs, n, rp, one_word, bytes, errors);
 	struct nic_pkt pk[NIC_BURST_MAX];
 	uint32_t h[NIC_BURST_MAX];
 	bool ok[NIC_BURST_MAX];

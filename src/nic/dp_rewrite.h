@@ -77,12 +77,13 @@ void nic_dp_apply_actions(struct nic_pkt *p, const struct nic_actions *a, uint32
  */
 static inline uint16_t nic_dp_csum_replace32(uint16_t hc, uint32_t old, uint32_t new)
 {
-	uint64_t s = (uint64_t)(uint16_t)~hc + (uint32_t)~old + new;
-	s = (s & 0xffffffffu) + (s >> 32);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)~s;
+	uint64_t s = (uint64_t)(uint16_t)~hc + (uint32_t)~old + new; /* < 2^34 */
+	uint32_t t = (uint32_t)s + (uint32_t)(s >> 32);
+	t += t < (uint32_t)(s >> 32); /* the end-around carry: t is the 32-bit sum */
+	/* Folded to 16 bits as Linux's csum_fold: the high half of t + (t rotated by 16)
+	 * is the sum of both halves with the carry out of the low ones. */
+	t += t >> 16 | t << 16;
+	return (uint16_t)(~t >> 16);
 }
 
 /*
@@ -92,7 +93,8 @@ static inline uint16_t nic_dp_csum_replace32(uint16_t hc, uint32_t old, uint32_t
  * zero checksum kept, a UDP result of 0 written as 0xffff). t: NIC_L4_META_TCP or _UDP; has_csum:
  * the frame holds the checksum field. Returns the new ports word.
  */
-static inline uint32_t nic_dp_l4_ports_store(uint8_t *ports, uint32_t t, bool has_csum, uint32_t keep, uint32_t set)
+static inline __attribute__((always_inline)) uint32_t nic_dp_l4_ports_store(uint8_t *ports, uint32_t t, bool has_csum,
+									     uint32_t keep, uint32_t set)
 {
 	uint32_t old;
 	memcpy(&old, ports, 4);
