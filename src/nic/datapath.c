@@ -382,7 +382,7 @@ static inline __attribute__((always_inline)) uint64_t hot_word_apply(const struc
 	return (v & hw->load) | hw->bits[l4meta - NIC_L4_META_TCP];
 }
 
-static struct hot_plan hot_plan_of(const struct root_plan *rp, uint16_t port_id, uint32_t shard)
+static struct hot_plan hot_plan_make(const struct root_plan *rp, uint16_t port_id, uint32_t shard)
 {
 	struct hot_plan hp = {.c = hot_word_of(rp->cw, rp->cmask, port_id),
 			      .e = hot_word_of(rp->ew, rp->emask, port_id),
@@ -398,6 +398,45 @@ static struct hot_plan hot_plan_of(const struct root_plan *rp, uint16_t port_id,
 		if (hp.c.bits[t - NIC_L4_META_TCP] == hp.cval)
 			hp.c_ok_l4 |= (uint8_t)(1u << t);
 	return hp;
+}
+
+/*
+ * The thread's last hot plan, reused while everything it is made of is the same (a
+ * pure function of these, so a reuse is exact: a new pipe at a freed one's address
+ * differs in a word, mask, value or its tables, and a resize in its tables). Building
+ * it is most of a one-packet burst's fixed cost.
+ */
+struct hot_plan_key {
+	const struct nic_pipe *pp;
+	_Atomic(struct nic_bentry *) *slots;
+	uint64_t cmask, cval, emask;
+	uint32_t nr_buckets, cw, ew, shard;
+	uint16_t port_id;
+	bool count_hits;
+};
+static _Thread_local struct hot_plan_key hot_key;
+static _Thread_local struct hot_plan hot_cached;
+
+static inline const struct hot_plan *hot_plan_of(const struct root_plan *rp, uint16_t port_id, uint32_t shard)
+{
+	struct hot_plan_key k;
+	memset(&k, 0, sizeof(k)); /* padding too: the keys are compared whole */
+	k.pp = rp->pp;
+	k.slots = rp->slots;
+	k.cmask = rp->cmask;
+	k.cval = rp->cval;
+	k.emask = rp->emask;
+	k.nr_buckets = rp->nr_buckets;
+	k.cw = rp->cw;
+	k.ew = rp->ew;
+	k.shard = shard;
+	k.port_id = port_id;
+	k.count_hits = __atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED);
+	if (NIC_UNLIKELY(memcmp(&k, &hot_key, sizeof(k)) != 0)) {
+		hot_cached = hot_plan_make(rp, port_id, shard);
+		memcpy(&hot_key, &k, sizeof(k));
+	}
+	return &hot_cached;
 }
 
 static bool root_plan_init(struct nic_pipe *pp, struct root_plan *rp)
@@ -736,7 +775,7 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 									const struct root_plan *rp, uint64_t *bytes,
 									uint64_t *errors)
 {
-	const struct hot_plan hp = hot_plan_of(rp, port_id, acc->shard);
+	const struct hot_plan hp = *hot_plan_of(rp, port_id, acc->shard);
 	uint64_t v[NIC_BURST_MAX];
 	_Atomic(struct nic_bentry *) *slot[NIC_BURST_MAX]; /* NULL: the constant word fails */
 	struct nic_bentry *head[NIC_BURST_MAX];
