@@ -424,9 +424,11 @@ FLOWDPA_MUST_CHECK doca_error_t nic_pipe_set_capacity(struct nic_pipe *pipe, uin
 FLOWDPA_MUST_CHECK doca_error_t nic_pipe_set_fwd_miss(struct nic_pipe *pipe, const struct nic_fwd *fwd_miss);
 /* Miss counter; INVALID_VALUE when the pipe was created without one. */
 FLOWDPA_MUST_CHECK doca_error_t nic_pipe_miss_read(const struct nic_pipe *pipe, uint64_t *pkts, uint64_t *bytes);
-/* The lookup a burst arriving on this pipe takes: "direct" (a root small enough for
- * the caches, one packet at a time), "prefetch" (a root looked up in prefetch passes),
- * "walk" (a pipe reached through a fwd) or "control" (a CONTROL pipe's priority scan). */
+/* The lookup a burst arriving on this pipe takes: "staged" (a one-word BASIC root:
+ * the burst in three passes, bucket, entry, hits), "direct" (another root small enough
+ * for the caches, one packet at a time), "prefetch" (a root looked up in prefetch
+ * passes), "walk" (a pipe reached through a fwd) or "control" (a CONTROL pipe's
+ * priority scan). */
 const char *nic_pipe_lookup_path(const struct nic_pipe *pipe);
 /* The hash the HASH map algorithm computes for key (INVALID_VALUE for non-hash pipes). */
 FLOWDPA_MUST_CHECK doca_error_t nic_pipe_calc_hash(const struct nic_pipe *pipe, const struct nic_key *key, uint32_t *hash);

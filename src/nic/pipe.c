@@ -46,7 +46,13 @@ const char *nic_pipe_lookup_path(const struct nic_pipe *pipe)
 	if (!pipe->is_root)
 		return "walk";
 	bool one_word = pipe->type == NIC_PIPE_BASIC && pipe->nr_entry_words == 1 && pipe->nr_const_words <= 1;
-	/* As root_plan_init decides: only a one-word BASIC root may go direct. */
+	/* As root_plan_init and root_burst decide: a one-word BASIC root whose words the
+	 * frame gives (neither word 7 nor 12) is staged at any size; other one-word BASIC
+	 * roots go direct while small. */
+	uint32_t ew = pipe->entry_words[0], cw = pipe->nr_const_words ? pipe->const_words[0] : 0;
+	if (one_word && ew != NIC_FAST_WORD7 && cw != NIC_FAST_WORD7 && ew != NIC_KEY_EXTRA_WORD &&
+	    cw != NIC_KEY_EXTRA_WORD)
+		return "staged";
 	return pipe->prefetch_lookup || !one_word ? "prefetch" : "direct";
 }
 

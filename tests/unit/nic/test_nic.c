@@ -1015,7 +1015,7 @@ static void test_entry_pool_and_states(void **state)
 	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
 	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
 	struct nic_pipe *p = basic_on_dport(0, true, 4);
-	assert_string_equal(nic_pipe_lookup_path(p), "direct");
+	assert_string_equal(nic_pipe_lookup_path(p), "staged"); /* one word: the L4 destination port */
 	uint64_t pk, by;
 	for (int round = 0; round < 20; round++) { /* 80 adds into a 4-entry pipe */
 		struct nic_entry *e[4];
@@ -1103,7 +1103,7 @@ static void test_entry_pool_and_states(void **state)
 	nic_pipe_destroy(h); /* frees he[1] */
 
 	struct nic_pipe *big = basic_on_dport(0, true, 1u << 16);
-	assert_string_equal(nic_pipe_lookup_path(big), "prefetch");
+	assert_string_equal(nic_pipe_lookup_path(big), "staged");
 	nic_pipe_destroy(big);
 	struct nic_pipe *inner = basic_on_dport(0, false, 4);
 	assert_string_equal(nic_pipe_lookup_path(inner), "walk");
