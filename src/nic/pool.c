@@ -1,10 +1,11 @@
 /*
  * pool.c - where the entries of BASIC and HASH pipes live: one slot per entry in a
  * per-pipe pool (a HASH pipe's slot is the entry's index, 16 bytes; a BASIC pipe's is
- * 32 bytes, handed out in order, freed ones reused), the own counters' cells in one
- * array per counter shard, a BASIC pipe's further match words, and a bitmap the control
- * side walks instead of linking the entries into lists (BASIC: a bit per slot in use;
- * HASH: a bit per 64 slots that ever held one, as its entries' flags say which do).
+ * 48 bytes with its first counter shard's cell, handed out in order, freed ones
+ * reused), the other own-counter cells in one array per counter shard, a BASIC pipe's
+ * further match words, and a bitmap the control side walks instead of linking the
+ * entries into lists (BASIC: a bit per slot in use; HASH: a bit per 64 slots that ever
+ * held one, as its entries' flags say which do).
  *
  * All of it is mapped lazily (anonymous, MAP_NORESERVE): creating a pipe of any size
  * commits no memory and writes nothing; the pages entries, packets and counters touch
