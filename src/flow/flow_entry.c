@@ -140,6 +140,12 @@ static void ops_one_done(struct doca_flow_pipe_entry *e)
 	atomic_store_explicit(&e->ops_done, (uint8_t)(done + 1), memory_order_release);
 }
 
+/* The ring word of the queue's i-th oldest item (lock held). */
+static uintptr_t *queue_slot(struct flow_queue *fq, uint32_t i)
+{
+	return &fq->ring[(fq->head + i) & (fq->cap - 1)];
+}
+
 /* Double the ring (lock held): the items move to the front in FIFO order. */
 static bool queue_grow(struct flow_queue *fq)
 {
@@ -148,7 +154,7 @@ static bool queue_grow(struct flow_queue *fq)
 	if (ring == NULL)
 		return false;
 	for (uint32_t i = 0; i < fq->pending; i++)
-		ring[i] = fq->ring[(fq->head + i) & (fq->cap - 1)];
+		ring[i] = *queue_slot(fq, i);
 	free(fq->ring);
 	fq->ring = ring;
 	fq->cap = cap;
@@ -168,7 +174,7 @@ static bool queue_push(struct doca_flow_port *port, uint16_t q, uintptr_t item, 
 	/* Counted before the processing thread can see the operation. */
 	uint8_t queued = atomic_load_explicit(&e->ops_queued, memory_order_relaxed);
 	atomic_store_explicit(&e->ops_queued, (uint8_t)(queued + 1), memory_order_relaxed);
-	fq->ring[(fq->head + fq->pending) & (fq->cap - 1)] = item;
+	*queue_slot(fq, fq->pending) = item;
 	fq->pending++;
 	pthread_mutex_unlock(&fq->lock);
 	return true;
@@ -183,7 +189,7 @@ static uint32_t queue_pop_batch(struct flow_queue *fq, struct flow_batch *b, uin
 	if (n > FLOW_PROC_BATCH)
 		n = FLOW_PROC_BATCH;
 	for (uint32_t i = 0; i < n; i++)
-		atomic_init(&b->it[i], fq->ring[(fq->head + i) & (fq->cap - 1)]);
+		atomic_init(&b->it[i], *queue_slot(fq, i));
 	b->n = n;
 	if (n) {
 		fq->head = (fq->head + n) & (fq->cap - 1);
@@ -248,9 +254,9 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 		pthread_mutex_lock(&fq->lock);
 		uint32_t kept = 0;
 		for (uint32_t i = 0; i < fq->pending; i++) {
-			uintptr_t it = fq->ring[(fq->head + i) & (fq->cap - 1)];
+			uintptr_t it = *queue_slot(fq, i);
 			if (qitem_entry(it)->pipe_id != pipe->id) {
-				fq->ring[(fq->head + kept++) & (fq->cap - 1)] = it;
+				*queue_slot(fq, kept++) = it;
 				continue;
 			}
 			drop_item(port, pipe, it);
@@ -283,7 +289,7 @@ void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id)
 		struct flow_queue *fq = &owner->queues[q];
 		pthread_mutex_lock(&fq->lock);
 		for (uint32_t i = 0; i < fq->pending; i++) {
-			const struct doca_flow_pipe *pipe = flow_entry_pipe(qitem_entry(fq->ring[(fq->head + i) & (fq->cap - 1)]));
+			const struct doca_flow_pipe *pipe = flow_entry_pipe(qitem_entry(*queue_slot(fq, i)));
 			if (first == NULL)
 				first = pipe;
 			elsewhere += pipe != first;

@@ -526,6 +526,17 @@ static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc
 	dispatch(acc, p, &st->fwd, rp->is_root, 0);
 }
 
+/* Prefetch a BASIC entry's record for a hit: both lines, as a 48-byte record with the
+ * first counter cell may span two, and the cell of a worker of another shard, which sits
+ * in the pipe's array. */
+static inline void bentry_prefetch(const struct nic_pipe *pp, const struct nic_bentry *b, uint32_t shard)
+{
+	__builtin_prefetch(b, 1);
+	__builtin_prefetch((const char *)b + sizeof(*b) - 1, 1);
+	if (NIC_UNLIKELY(shard != 0))
+		__builtin_prefetch(nic_entry_cell(pp, &b->e, shard), 1);
+}
+
 /*
  * The root lookup of a burst parsed by parse_burst (hashes in h[]), in passes: bucket,
  * then entry, then counter prefetched for every packet first, so that the burst's cache
@@ -538,14 +549,16 @@ static inline __attribute__((always_inline)) void root_burst_prefetched(struct b
 {
 	struct nic_entry *pre[NIC_BURST_MAX];
 	for (uint32_t i = 0; i < np; i++) {
-		struct nic_entry *e = rp->basic ? (struct nic_entry *)atomic_load_explicit(
-							  &rp->slots[nic_bucket_of(h[i], rp->nr_buckets)], memory_order_acquire)
-						: nic_pool_entry(rp->pp, nic_hash_index(rp->pp, h[i]));
-		if (e) {
-			__builtin_prefetch(e); /* the entry's line(s): a BASIC one may span two */
-			__builtin_prefetch((const char *)e + sizeof(struct nic_bentry) - 1);
-			if (rp->basic && !one_word && rp->pp->nr_entry_words > 1)
-				__builtin_prefetch(nic_entry_words(rp->pp, e));
+		if (!rp->basic) {
+			__builtin_prefetch(nic_pool_entry(rp->pp, nic_hash_index(rp->pp, h[i])));
+			continue;
+		}
+		struct nic_bentry *b =
+			atomic_load_explicit(&rp->slots[nic_bucket_of(h[i], rp->nr_buckets)], memory_order_acquire);
+		if (b) {
+			bentry_prefetch(rp->pp, b, acc->shard);
+			if (!one_word && rp->pp->nr_entry_words > 1)
+				__builtin_prefetch(nic_entry_words(rp->pp, &b->e));
 		}
 	}
 	for (uint32_t i = 0; i < np; i++) {
@@ -800,18 +813,11 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 			__builtin_prefetch(slot[i]);
 		}
 	}
-	/* An entry's record (with its first counter cell) may span two lines: both. A
-	 * worker of another shard also prefetches its cell in the pipe's array. */
-	const bool cell_apart = hp.shard != 0;
 	for (uint32_t i = 0; i < n; i++) {
 		struct nic_bentry *b = slot[i] ? atomic_load_explicit(slot[i], memory_order_acquire) : NULL;
 		head[i] = b;
-		if (b) {
-			__builtin_prefetch(b, 1);
-			__builtin_prefetch((const char *)b + sizeof(*b) - 1, 1);
-			if (NIC_UNLIKELY(cell_apart))
-				__builtin_prefetch(nic_entry_cell(hp.pp, &b->e, hp.shard), 1);
-		}
+		if (b)
+			bentry_prefetch(hp.pp, b, hp.shard);
 	}
 	/* A bucket whose first entry is another key's: its next one prefetched now, as a
 	 * walk to it in the last pass would be a dependent miss of its own (a stall of a
@@ -825,10 +831,7 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 				walked++;
 				if ((b = atomic_load_explicit(&b->next, memory_order_acquire)) != NULL) {
 					head[i] = b;
-					__builtin_prefetch(b, 1);
-					__builtin_prefetch((const char *)b + sizeof(*b) - 1, 1);
-					if (NIC_UNLIKELY(cell_apart))
-						__builtin_prefetch(nic_entry_cell(hp.pp, &b->e, hp.shard), 1);
+					bentry_prefetch(hp.pp, b, hp.shard);
 				}
 			}
 		}
