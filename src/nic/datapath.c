@@ -462,8 +462,7 @@ static bool root_plan_init(struct nic_pipe *pp, struct root_plan *rp)
 	rp->ps_field = pp->ps_field;
 	rp->has_mem = pp->mem != NULL;
 	rp->is_root = pp->is_root;
-	rp->frame_words = rp->one_word && rp->ew != NIC_FAST_WORD7 && rp->cw != NIC_FAST_WORD7 &&
-			  rp->ew != NIC_KEY_EXTRA_WORD && rp->cw != NIC_KEY_EXTRA_WORD;
+	rp->frame_words = rp->one_word && nic_words_from_frame(rp->ew, rp->cw);
 	return true;
 }
 

@@ -501,6 +501,13 @@ static const struct nic_fast_recipe nic_fast_recipes[NIC_KEY_WORDS] = {
 
 #define NIC_FAST_WORD7 7
 
+/* A one-word root reads entry word ew and constant word cw straight from a
+ * common-shape frame (the staged lookup, datapath.c) unless one is word 7 or 12. */
+static inline bool nic_words_from_frame(uint32_t ew, uint32_t cw)
+{
+	return ew != NIC_FAST_WORD7 && cw != NIC_FAST_WORD7 && ew != NIC_KEY_EXTRA_WORD && cw != NIC_KEY_EXTRA_WORD;
+}
+
 static inline __attribute__((always_inline)) uint64_t nic_fast_recipe_apply(const struct nic_fast_recipe *r,
 									    const uint8_t *frame, uint16_t port_id,
 									    uint32_t l4meta)

@@ -49,9 +49,7 @@ const char *nic_pipe_lookup_path(const struct nic_pipe *pipe)
 	/* As root_plan_init and root_burst decide: a one-word BASIC root whose words the
 	 * frame gives (neither word 7 nor 12) is staged at any size; other one-word BASIC
 	 * roots go direct while small. */
-	uint32_t ew = pipe->entry_words[0], cw = pipe->nr_const_words ? pipe->const_words[0] : 0;
-	if (one_word && ew != NIC_FAST_WORD7 && cw != NIC_FAST_WORD7 && ew != NIC_KEY_EXTRA_WORD &&
-	    cw != NIC_KEY_EXTRA_WORD)
+	if (one_word && nic_words_from_frame(pipe->entry_words[0], pipe->nr_const_words ? pipe->const_words[0] : 0))
 		return "staged";
 	return pipe->prefetch_lookup || !one_word ? "prefetch" : "direct";
 }
@@ -474,6 +472,17 @@ static doca_error_t ctrl_entry_add(struct nic_pipe *p, const struct nic_entry_at
 	return DOCA_SUCCESS;
 }
 
+/* A HASH pipe's path-selector value fits its field (INVALID_VALUE and a line if not). */
+static doca_error_t ps_value_check(const struct nic_pipe *p, uint32_t ps_value)
+{
+	uint32_t bits = p->ps_field >= 0 ? nic_ps_field_bits(p->ps_field) : 32;
+	if (bits < 32 && ps_value >> bits) {
+		CORE_LOG_ERR("pipe '%s': path-selector value %u does not fit %u bits", p->name, ps_value, bits);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
 /* What an add is refused for before it takes the lock. */
 static doca_error_t entry_add_check(const struct nic_pipe *p, const struct nic_entry_attr *attr)
 {
@@ -484,12 +493,7 @@ static doca_error_t entry_add_check(const struct nic_pipe *p, const struct nic_e
 			     p->nr_entries);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	uint32_t bits = p->ps_field >= 0 ? nic_ps_field_bits(p->ps_field) : 32;
-	if (bits < 32 && attr->ps_value >> bits) {
-		CORE_LOG_ERR("pipe '%s': path-selector value %u does not fit %u bits", p->name, attr->ps_value, bits);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return DOCA_SUCCESS;
+	return ps_value_check(p, attr->ps_value);
 }
 
 doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr, struct nic_entry **out)
@@ -563,14 +567,8 @@ void nic_entry_add_bulk(struct nic_pipe *p, const struct nic_entry_attr *const *
 doca_error_t nic_entry_update(struct nic_pipe *p, struct nic_entry *e, const struct nic_actions *actions,
 			      uint32_t ps_value, const struct nic_fwd *fwd)
 {
-	if (p->type == NIC_PIPE_HASH && p->ps_field >= 0) {
-		uint32_t bits = nic_ps_field_bits(p->ps_field);
-		if (bits < 32 && ps_value >> bits) {
-			CORE_LOG_ERR("pipe '%s': path-selector value %u does not fit %u bits", p->name, ps_value,
-				     bits);
-			return DOCA_ERROR_INVALID_VALUE;
-		}
-	}
+	if (p->type == NIC_PIPE_HASH && ps_value_check(p, ps_value) != DOCA_SUCCESS)
+		return DOCA_ERROR_INVALID_VALUE;
 	/* A private state: the new actions and value are published by one pointer. */
 	struct nic_entry_state *st = core_malloc(sizeof(*st));
 	if (st == NULL) {
