@@ -989,6 +989,22 @@ static uint16_t sport_out(uint16_t dport)
 	return ft_sport(out);
 }
 
+/* A non-root HASH pipe on port 0 whose entries carry a path-selector value in ps_field. */
+static struct nic_pipe *hash_ps_pipe(const char *name, uint32_t n, int ps_field)
+{
+	struct nic_pipe_attr ha;
+	struct nic_pipe *h = NULL;
+	memset(&ha, 0, sizeof(ha));
+	ha.type = NIC_PIPE_HASH;
+	ha.name = name;
+	ha.port_id = 0;
+	ha.nr_entries = n;
+	ha.ps_field = ps_field;
+	ha.map_algorithm = NIC_MAP_HASH;
+	assert_int_equal(nic_pipe_create(&ha, &h), DOCA_SUCCESS);
+	return h;
+}
+
 static struct nic_entry *add_dport_sport(struct nic_pipe *p, uint16_t dport, uint16_t sport, doca_error_t expect)
 {
 	struct nic_entry_attr ea;
@@ -1052,16 +1068,7 @@ static void test_entry_pool_and_states(void **state)
 
 	/* A HASH pipe with a path selector on the L4 source port: the value is the entry's
 	 * (interned state), then its private state's after an update; replace reaches both. */
-	struct nic_pipe_attr ha;
-	struct nic_pipe *h = NULL;
-	memset(&ha, 0, sizeof(ha));
-	ha.type = NIC_PIPE_HASH;
-	ha.name = "ps";
-	ha.port_id = 0;
-	ha.nr_entries = 2;
-	ha.ps_field = NIC_AF_L4_SRC;
-	ha.map_algorithm = NIC_MAP_HASH;
-	assert_int_equal(nic_pipe_create(&ha, &h), DOCA_SUCCESS);
+	struct nic_pipe *h = hash_ps_pipe("ps", 2, NIC_AF_L4_SRC);
 	assert_string_equal(nic_pipe_lookup_path(h), "walk");
 	struct nic_entry *he[2];
 	for (uint32_t i = 0; i < 2; i++) {
@@ -1159,16 +1166,7 @@ static void test_entry_add_bulk(void **state)
 	/* HASH: index out of range and a path-selector value too wide, between good ones. */
 	struct nic_counter shared;
 	memset(&shared, 0, sizeof(shared));
-	struct nic_pipe_attr ha;
-	struct nic_pipe *h = NULL;
-	memset(&ha, 0, sizeof(ha));
-	ha.type = NIC_PIPE_HASH;
-	ha.name = "bulk";
-	ha.port_id = 0;
-	ha.nr_entries = 8;
-	ha.ps_field = NIC_AF_IP_TTL; /* 8 bits */
-	ha.map_algorithm = NIC_MAP_HASH;
-	assert_int_equal(nic_pipe_create(&ha, &h), DOCA_SUCCESS);
+	struct nic_pipe *h = hash_ps_pipe("bulk", 8, NIC_AF_IP_TTL); /* 8 bits */
 	struct nic_entry_attr hea[4];
 	memset(hea, 0, sizeof(hea));
 	const uint32_t idx[4] = {3, 8, 5, 6}, val[4] = {1, 1, 256, 255};
