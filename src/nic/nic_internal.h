@@ -244,13 +244,13 @@ static inline uint32_t nic_bucket_of(uint32_t h, uint32_t n)
 /* The entry in pool slot slot of a BASIC or HASH pipe, and the slot of a pool entry. */
 static inline struct nic_entry *nic_pool_entry(const struct nic_pipe *p, uint32_t slot)
 {
-	return (struct nic_entry *)(void *)((char *)p->pool + (size_t)slot * ((p->type == NIC_PIPE_BASIC) ? 48 : 16));
+	return (struct nic_entry *)(void *)((char *)p->pool + (size_t)slot * (p->type == NIC_PIPE_BASIC ? sizeof(struct nic_bentry) : sizeof(struct nic_entry)));
 }
 static inline uint32_t nic_entry_slot(const struct nic_pipe *p, const struct nic_entry *e)
 {
 	uint64_t x = ((uintptr_t)e - (uintptr_t)p->pool) / 16;
 	/* x / 3 for a BASIC slot, without a division (exact for x < 2^32 multiples of 3). */
-	return (uint32_t)((p->type == NIC_PIPE_BASIC) ? (x * 0xaaaaaaabull) >> 33 : x);
+	return (uint32_t)(p->type == NIC_PIPE_BASIC ? (x * 0xaaaaaaabull) >> 33 : x);
 }
 
 /* The entry index of a HASH pipe for hash h (what doca_flow_pipe_calc_hash implies). */
@@ -290,7 +290,7 @@ static inline void nic_cell_add(struct nic_cnt_cell *c, uint64_t bytes, uint32_t
 /* The own-counter cell of entry e for shard: the pool's array, or a CONTROL entry's own. */
 static inline struct nic_cnt_cell *nic_entry_cell(const struct nic_pipe *p, const struct nic_entry *e, uint32_t shard)
 {
-	if ((p->type == NIC_PIPE_BASIC) && NIC_LIKELY(shard == 0))
+	if (p->type == NIC_PIPE_BASIC && NIC_LIKELY(shard == 0))
 		return &nic_bentry_of(e)->cell0;
 	if (NIC_LIKELY(p->pool != NULL))
 		return &p->cells[shard][nic_entry_slot(p, e)];

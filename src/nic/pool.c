@@ -56,7 +56,7 @@ static size_t used_bytes(const struct nic_pipe *p)
 
 static size_t pool_bytes(const struct nic_pipe *p)
 {
-	return (size_t)p->pool_n * ((p->type == NIC_PIPE_BASIC) ? sizeof(struct nic_bentry) : sizeof(struct nic_entry));
+	return (size_t)p->pool_n * (p->type == NIC_PIPE_BASIC ? sizeof(struct nic_bentry) : sizeof(struct nic_entry));
 }
 
 doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
@@ -66,7 +66,7 @@ doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
 	p->pool = nic_lazy_alloc(pool_bytes(p));
 	p->used = nic_lazy_alloc(used_bytes(p));
 	bool ok = p->pool && p->used;
-	for (int s = (p->type == NIC_PIPE_BASIC) ? 1 : 0; s < NIC_CNT_SHARDS; s++) {
+	for (int s = p->type == NIC_PIPE_BASIC ? 1 : 0; s < NIC_CNT_SHARDS; s++) {
 		p->cells[s] = nic_lazy_alloc((size_t)nslots * sizeof(struct nic_cnt_cell));
 		ok = ok && p->cells[s];
 	}
