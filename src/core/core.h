@@ -53,8 +53,12 @@ FLOWDPA_INTERNAL_API bool core_log_sdk_enabled(uint32_t level);
 #define CORE_LOG_ERR(format, ...) CORE_LOG(DOCA_LOG_LEVEL_ERROR, format, ##__VA_ARGS__)
 #define CORE_LOG_WARN(format, ...) CORE_LOG(DOCA_LOG_LEVEL_WARNING, format, ##__VA_ARGS__)
 #define CORE_LOG_INFO(format, ...) CORE_LOG(DOCA_LOG_LEVEL_INFO, format, ##__VA_ARGS__)
-#define CORE_LOG_DBG(format, ...) CORE_LOG(DOCA_LOG_LEVEL_DEBUG, format, ##__VA_ARGS__)
-#define CORE_LOG_TRC(format, ...) CORE_LOG(DOCA_LOG_LEVEL_TRACE, format, ##__VA_ARGS__)
+/* Debug and trace records sit on hot paths (one per queued entry): off, they cost the
+ * level check, not a variadic call that formats nothing. */
+#define CORE_LOG_QUIET(level, format, ...)                                                  \
+	(core_log_sdk_enabled(level) ? CORE_LOG(level, format, ##__VA_ARGS__) : DOCA_SUCCESS)
+#define CORE_LOG_DBG(format, ...) CORE_LOG_QUIET(DOCA_LOG_LEVEL_DEBUG, format, ##__VA_ARGS__)
+#define CORE_LOG_TRC(format, ...) CORE_LOG_QUIET(DOCA_LOG_LEVEL_TRACE, format, ##__VA_ARGS__)
 
 /*
  * Parse a level given as a name (disable, crit, error|err, warning|warn, info, debug|dbg,
@@ -287,6 +291,39 @@ FLOWDPA_INTERNAL_API const char *core_json_text(const struct core_json *j);
 /* Escape one string (with quotes) into out; returns the length the whole string needs.
  * When it does not fit, out holds a shorter string that is still valid JSON. */
 FLOWDPA_INTERNAL_API size_t core_json_escape(const char *in, char *out, size_t outlen);
+
+/* ---------------------------------------------------------------- prefault */
+
+/*
+ * A lazily mapped table whose pages a background thread commits ahead of use
+ * (prefault.c). The owner embeds it, starts it on the mapping, reports how far its use
+ * got with core_prefault_at, and stops it before unmapping. Tables under 4 MiB are not
+ * served (every call is then a no-op).
+ */
+#define PREFAULT_AHEAD ((size_t)4 << 20)
+struct core_prefault {
+	char *base;
+	size_t size;
+	_Atomic size_t want; /* commit [0, want): written under the service's lock */
+	size_t done;	     /* committed up to here, service's lock */
+	bool busy;	     /* the thread is committing a chunk of it */
+	bool registered;
+	struct core_prefault *next;
+};
+/* Serve [base, base + size), committing [0, want) now (size for all of it: a table
+ * touched at random), and later what core_prefault_at asks. */
+FLOWDPA_INTERNAL_API void core_prefault_start(struct core_prefault *r, void *base, size_t size, size_t want);
+/* Commit up to PREFAULT_AHEAD past offset upto. */
+FLOWDPA_INTERNAL_API void core_prefault_want(struct core_prefault *r, size_t upto);
+/* No more service; returns once the thread no longer touches the region. */
+FLOWDPA_INTERNAL_API void core_prefault_stop(struct core_prefault *r);
+/* The table's use reached byte offset: cheap, the service is asked once per chunk. */
+static inline void core_prefault_at(struct core_prefault *r, size_t offset)
+{
+	size_t want = atomic_load_explicit(&r->want, memory_order_relaxed);
+	if (r->registered && want < r->size && offset + PREFAULT_AHEAD / 2 > want)
+		core_prefault_want(r, offset);
+}
 
 /* ---------------------------------------------------------------- exit report */
 

@@ -373,6 +373,8 @@ doca_error_t flow_entry_pool_create(struct doca_flow_pipe *pipe)
 		(void)madvise(mem, pool_bytes(pipe), MADV_HUGEPAGE);
 	pipe->pool_mem = mem;
 	pipe->pool = mem;
+	/* Committed ahead of the BASIC cursor (pool_take) or the highest HASH index added. */
+	core_prefault_start(&pipe->pool_pf, mem, pool_bytes(pipe), 0);
 	atomic_init(&pipe->pool_used, 0);
 	atomic_init(&pipe->pool_free, NULL);
 	pthread_mutex_init(&pipe->pool_lock, NULL);
@@ -382,6 +384,7 @@ doca_error_t flow_entry_pool_create(struct doca_flow_pipe *pipe)
 void flow_entry_pool_free(struct doca_flow_pipe *pipe)
 {
 	if (pipe->pool_mem) {
+		core_prefault_stop(&pipe->pool_pf);
 		munmap(pipe->pool_mem, pool_bytes(pipe));
 		pthread_mutex_destroy(&pipe->pool_lock);
 	}
@@ -421,6 +424,7 @@ static struct doca_flow_pipe_entry *slot_init(struct doca_flow_pipe_entry *e);
 static struct doca_flow_pipe_entry *pool_claim(struct doca_flow_pipe *pipe, uint32_t index)
 {
 	struct doca_flow_pipe_entry *e = &pipe->pool[index];
+	core_prefault_at(&pipe->pool_pf, (size_t)index * sizeof(*e));
 	uint32_t m = atomic_load_explicit(&e->magic, memory_order_relaxed);
 	if (m != 0 && m != FLOW_ENTRY_DEAD)
 		return NULL;
@@ -455,6 +459,7 @@ static struct doca_flow_pipe_entry *pool_take(struct doca_flow_pipe *pipe)
 				return NULL;
 		} while (!atomic_compare_exchange_weak_explicit(&pipe->pool_used, &n, n + 1, memory_order_release,
 								memory_order_relaxed));
+		core_prefault_at(&pipe->pool_pf, (size_t)n * sizeof(*e));
 		e = &pipe->pool[n];
 	}
 	atomic_store_explicit(&e->magic, FLOW_ENTRY_BUSY, memory_order_relaxed);

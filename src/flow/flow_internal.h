@@ -292,6 +292,7 @@ struct doca_flow_pipe {
 	_Atomic uint32_t pool_used;
 	_Atomic(struct doca_flow_pipe_entry *) pool_free;
 	pthread_mutex_t pool_lock;
+	struct core_prefault pool_pf; /* objects committed ahead of use (prefault.c) */
 	struct doca_flow_pipe *port_next;
 	struct doca_flow_pipe *all_next;
 };

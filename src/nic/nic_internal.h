@@ -189,6 +189,7 @@ struct nic_pipe {
 	uint64_t *used;				    /* bitmap: BASIC slots holding an entry;
 						     * HASH: 64-slot groups that ever held one */
 	uint32_t pool_hw;			    /* BASIC: slots ever handed out */
+	struct core_prefault pool_pf, bmatch_pf, slots_pf; /* BASIC: committed ahead (prefault.c) */
 	struct nic_bentry *pool_free;		    /* BASIC: freed slots, linked by next */
 	/* BASIC: bucket heads. */
 	_Atomic(struct nic_bentry *) *slots;
@@ -330,6 +331,8 @@ void nic_lazy_free(void *mem, size_t size);
 /* The pool of a BASIC or HASH pipe with nslots slots; NO_MEMORY frees what it made. */
 FLOWDPA_MUST_CHECK doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots);
 void nic_pool_free(struct nic_pipe *p);
+/* No more committing ahead of use (prefault.c): at destruction, before the tables go. */
+void nic_pool_prefault_stop(struct nic_pipe *p);
 bool nic_slot_used(const struct nic_pipe *p, uint32_t slot);
 void nic_slot_mark(struct nic_pipe *p, uint32_t slot, bool used);
 /* The first used slot from from on, or the end of the pool's used range. */

@@ -59,6 +59,11 @@ static size_t pool_bytes(const struct nic_pipe *p)
 	return (size_t)p->pool_n * (p->type == NIC_PIPE_BASIC ? sizeof(struct nic_bentry) : sizeof(struct nic_entry));
 }
 
+static size_t bmatch_bytes(const struct nic_pipe *p)
+{
+	return (size_t)p->pool_n * p->nr_entry_words * sizeof(uint64_t);
+}
+
 doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
 {
 	p->pool_n = nslots;
@@ -71,23 +76,40 @@ doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
 		ok = ok && p->cells[s];
 	}
 	if (p->type == NIC_PIPE_BASIC && p->nr_entry_words > 1) {
-		p->bmatch = nic_lazy_alloc((size_t)nslots * p->nr_entry_words * sizeof(uint64_t));
+		p->bmatch = nic_lazy_alloc(bmatch_bytes(p));
 		ok = ok && p->bmatch;
 	}
 	if (!ok) {
 		nic_pool_free(p);
 		return DOCA_ERROR_NO_MEMORY;
 	}
+	/* BASIC records (and further match words) are handed out in order: committed ahead
+	 * of the cursor (nic_slot_take); HASH ones ahead of the highest index added
+	 * (add_chunk); bucket heads are touched at random: all at once. */
+	core_prefault_start(&p->pool_pf, p->pool, pool_bytes(p), 0);
+	if (p->type == NIC_PIPE_BASIC) {
+		if (p->bmatch)
+			core_prefault_start(&p->bmatch_pf, p->bmatch, bmatch_bytes(p), 0);
+		core_prefault_start(&p->slots_pf, p->slots, (size_t)p->nr_buckets * sizeof(*p->slots), SIZE_MAX);
+	}
 	return DOCA_SUCCESS;
+}
+
+void nic_pool_prefault_stop(struct nic_pipe *p)
+{
+	core_prefault_stop(&p->pool_pf);
+	core_prefault_stop(&p->bmatch_pf);
+	core_prefault_stop(&p->slots_pf);
 }
 
 void nic_pool_free(struct nic_pipe *p)
 {
+	nic_pool_prefault_stop(p);
 	nic_lazy_free(p->pool, pool_bytes(p));
 	nic_lazy_free(p->used, used_bytes(p));
 	for (int s = 0; s < NIC_CNT_SHARDS; s++)
 		nic_lazy_free(p->cells[s], (size_t)p->pool_n * sizeof(struct nic_cnt_cell));
-	nic_lazy_free(p->bmatch, (size_t)p->pool_n * p->nr_entry_words * sizeof(uint64_t));
+	nic_lazy_free(p->bmatch, bmatch_bytes(p));
 	p->pool = NULL;
 	p->used = NULL;
 	p->bmatch = NULL;
@@ -157,7 +179,10 @@ struct nic_bentry *nic_slot_take(struct nic_pipe *p)
 	}
 	if (p->pool_hw >= p->pool_n)
 		return NULL;
-	return nic_bentry_of(nic_pool_entry(p, p->pool_hw++));
+	uint32_t slot = p->pool_hw++;
+	core_prefault_at(&p->pool_pf, (size_t)slot * sizeof(*b));
+	core_prefault_at(&p->bmatch_pf, (size_t)slot * p->nr_entry_words * sizeof(uint64_t));
+	return nic_bentry_of(nic_pool_entry(p, slot));
 }
 
 void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
