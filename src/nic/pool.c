@@ -318,11 +318,19 @@ static doca_error_t intern_grow(struct nic_pipe *p)
 struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actions *a, const struct nic_fwd *fwd,
 				      struct nic_counter *cnt, uint32_t ps_value, uint32_t *val)
 {
+	*val = p->ps_field >= 0 ? ps_value : nic_l4_set_word(a);
+	/* Entries added in a row mostly share their actions: try the last state first, and
+	 * without building the key where it is only the fields word (no rewrite but the
+	 * per-entry L4 ports, which the entry keeps: a fill's usual case). */
+	struct nic_entry_state *last = p->intern_last;
+	const uint32_t l4_bits = 1u << NIC_AF_L4_SRC | 1u << NIC_AF_L4_DST;
+	if (last && p->ps_field < 0 && !(a->fields & ~l4_bits) && last->actions.fields == a->fields &&
+	    last->cnt == cnt && fwd_eq(&last->fwd, fwd)) {
+		last->refs++;
+		return last;
+	}
 	struct nic_actions k;
 	intern_key(p, a, &k);
-	*val = p->ps_field >= 0 ? ps_value : nic_l4_set_word(a);
-	/* Entries added in a row mostly share their actions: try the last state first. */
-	struct nic_entry_state *last = p->intern_last;
 	if (last && state_is(last, &k, fwd, cnt)) {
 		last->refs++;
 		return last;
