@@ -37,9 +37,6 @@ struct burst_acc {
 
 static _Thread_local uint8_t flood_buf[NIC_MAX_PIPE_DEPTH][NIC_MAX_FRAME];
 static _Thread_local uint64_t rng_state;
-/* The thread's last staged burst met a bucket whose first entry was another key's
- * (root_burst_staged: whether to prefetch chains' second entries). A hint only. */
-static _Thread_local bool dp_chains;
 
 static inline uint64_t dp_rand(void)
 {
@@ -93,10 +90,12 @@ static inline bool entry_key_eq(const struct nic_pipe *pp, const struct nic_key 
 
 static inline struct nic_entry *basic_lookup(struct nic_pipe *pp, const struct nic_key *k, uint32_t h)
 {
-	struct nic_bentry *b = atomic_load_explicit(&pp->slots[nic_bucket_of(h, pp->nr_buckets)], memory_order_acquire);
 	uint32_t w0 = pp->entry_words[0];
 	uint64_t v0 = pp->nr_entry_words ? k->w[w0] & pp->entry_mask.w[w0] : 0;
-	for (; b; b = atomic_load_explicit(&b->next, memory_order_acquire))
+	struct nic_bucket_iter it;
+	nic_bucket_iter_init(&it, &pp->buckets[nic_bucket_of(h, pp->nr_buckets)], pp->pool, h);
+	struct nic_bentry *b;
+	while ((b = nic_bucket_iter_next(&it)) != NULL)
 		if (b->match0 == v0 && entry_key_eq(pp, k, &b->e))
 			return &b->e;
 	return NULL;
@@ -322,7 +321,8 @@ static void walk(struct burst_acc *acc, struct nic_pkt *p, struct nic_pipe *pp, 
 /* The root pipe's lookup parameters, gathered once per burst. */
 struct root_plan {
 	struct nic_pipe *pp;
-	_Atomic(struct nic_bentry *) *slots;
+	struct nic_bucket *buckets;
+	void *pool;
 	bool basic;	  /* BASIC (bucket chains), else HASH with the HASH map algorithm */
 	bool one_word;	  /* BASIC on one key word, with at most one constant word */
 	bool prefetch;	  /* prefetch in passes (see root_plan_init) */
@@ -356,7 +356,8 @@ struct hot_plan {
 	/* Own counters take a plain add: the thread owns its shard and no report counts
 	 * hits (nic_entry_hit does the rest). Read once a burst, a unit for both. */
 	bool plain_cells;
-	_Atomic(struct nic_bentry *) *slots;
+	struct nic_bucket *buckets;
+	void *pool;
 	uint32_t nr_buckets;
 	const struct nic_pipe *pp;
 	uint32_t shard;
@@ -389,7 +390,8 @@ static struct hot_plan hot_plan_make(const struct root_plan *rp, uint16_t port_i
 			      .cval = rp->cval,
 			      .plain_cells = shard != NIC_CNT_SHARDS - 1 &&
 					     !__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED),
-			      .slots = rp->slots,
+			      .buckets = rp->buckets,
+			      .pool = rp->pool,
 			      .nr_buckets = rp->nr_buckets,
 			      .pp = rp->pp,
 			      .shard = shard};
@@ -408,7 +410,8 @@ static struct hot_plan hot_plan_make(const struct root_plan *rp, uint16_t port_i
  */
 struct hot_plan_key {
 	const struct nic_pipe *pp;
-	_Atomic(struct nic_bentry *) *slots;
+	struct nic_bucket *buckets;
+	void *pool;
 	uint64_t cmask, cval, emask;
 	uint32_t nr_buckets, cw, ew, shard;
 	uint16_t port_id;
@@ -422,7 +425,8 @@ static inline const struct hot_plan *hot_plan_of(const struct root_plan *rp, uin
 	struct hot_plan_key k;
 	memset(&k, 0, sizeof(k)); /* padding too: the keys are compared whole */
 	k.pp = rp->pp;
-	k.slots = rp->slots;
+	k.buckets = rp->buckets;
+	k.pool = rp->pool;
 	k.cmask = rp->cmask;
 	k.cval = rp->cval;
 	k.emask = rp->emask;
@@ -448,7 +452,8 @@ static bool root_plan_init(struct nic_pipe *pp, struct root_plan *rp)
 	else
 		return false;
 	rp->pp = pp;
-	rp->slots = pp->slots;
+	rp->buckets = pp->buckets;
+	rp->pool = pp->pool;
 	rp->nr_buckets = pp->nr_buckets;
 	rp->one_word = rp->basic && pp->nr_entry_words == 1 && pp->nr_const_words <= 1;
 	/* Other roots do more per packet (several key words, usually a next pipe), and the
@@ -479,13 +484,27 @@ static inline __attribute__((always_inline)) uint32_t root_hash(const struct roo
 }
 
 /* The entry of a one-word BASIC table whose first key word is v, from bucket h. */
-static inline struct nic_entry *bucket_find_word(_Atomic(struct nic_bentry *) *slots, uint32_t nr_buckets,
-						 uint32_t h, uint64_t v)
+static inline struct nic_entry *bucket_find_word(const struct nic_bucket *bk, void *pool, uint32_t h, uint64_t v)
 {
-	struct nic_bentry *b = atomic_load_explicit(&slots[nic_bucket_of(h, nr_buckets)], memory_order_acquire);
-	while (b && b->match0 != v)
-		b = atomic_load_explicit(&b->next, memory_order_acquire);
-	return b ? &b->e : NULL;
+	struct nic_bucket_iter it;
+	nic_bucket_iter_init(&it, bk, pool, h);
+	struct nic_bentry *b;
+	while ((b = nic_bucket_iter_next(&it)) != NULL)
+		if (b->match0 == v)
+			return &b->e;
+	return NULL;
+}
+
+/* The entry of bucket bk that a key of hash h most likely is, to prefetch before the
+ * lookup: the first way with its tag (NULL if that way was just freed), else the
+ * chain's first. The lookup checks it, then the others (bucket_find_word). */
+static inline __attribute__((always_inline)) struct nic_bentry *bucket_candidate(const struct nic_bucket *bk,
+										 void *pool, uint32_t h)
+{
+	uint32_t m = nic_bucket_ways(atomic_load_explicit(&bk->tags, memory_order_relaxed), nic_bucket_tag(h));
+	if (NIC_LIKELY(m))
+		return nic_bucket_entry(pool, atomic_load_explicit(&bk->way[__builtin_ctz(m)], memory_order_acquire));
+	return atomic_load_explicit(&bk->over, memory_order_acquire);
 }
 
 static inline __attribute__((always_inline)) struct nic_entry *root_lookup(const struct root_plan *rp, bool one_word,
@@ -495,7 +514,7 @@ static inline __attribute__((always_inline)) struct nic_entry *root_lookup(const
 		return hash_select(rp->pp, k, nic_hash_index(rp->pp, h));
 	if (!one_word)
 		return basic_lookup(rp->pp, k, h);
-	return bucket_find_word(rp->slots, rp->nr_buckets, h, k->w[rp->ew] & rp->emask);
+	return bucket_find_word(&rp->buckets[nic_bucket_of(h, rp->nr_buckets)], rp->pool, h, k->w[rp->ew] & rp->emask);
 }
 
 /* hit() for the root pipe, inlined into the burst loop: same counters, rewrites and
@@ -554,8 +573,7 @@ static inline __attribute__((always_inline)) void root_burst_prefetched(struct b
 			__builtin_prefetch(nic_pool_entry(rp->pp, nic_hash_index(rp->pp, h[i])));
 			continue;
 		}
-		struct nic_bentry *b =
-			atomic_load_explicit(&rp->slots[nic_bucket_of(h[i], rp->nr_buckets)], memory_order_acquire);
+		struct nic_bentry *b = bucket_candidate(&rp->buckets[nic_bucket_of(h[i], rp->nr_buckets)], rp->pool, h[i]);
 		if (b) {
 			bentry_prefetch(rp->pp, b, acc->shard);
 			if (!one_word && rp->pp->nr_entry_words > 1)
@@ -638,7 +656,7 @@ static inline __attribute__((always_inline)) uint32_t parse_burst(uint16_t port_
 		if (rp) {
 			h[np] = root_hash(rp, one_word, &p->key, &ok[np]);
 			if (rp->basic)
-				__builtin_prefetch(&rp->slots[nic_bucket_of(h[np], rp->nr_buckets)]);
+				__builtin_prefetch(&rp->buckets[nic_bucket_of(h[np], rp->nr_buckets)]);
 			else
 				__builtin_prefetch(nic_pool_entry(rp->pp, nic_hash_index(rp->pp, h[np])));
 		}
@@ -780,8 +798,8 @@ static __attribute__((noinline)) void staged_parsed_exec(struct burst_acc *acc, 
 /*
  * The hot case (see root_hot_exec) for a whole burst in three passes, so that its cache
  * misses overlap instead of queueing behind each other: every packet's key word and
- * bucket (prefetched), then every bucket's first entry (prefetched with its counter
- * cell, which the entry's pool slot locates), then each packet's hit in order. Packets
+ * bucket (prefetched), then the entry its bucket's tags point to (prefetched with its
+ * counter cell, which the entry's pool slot locates), then each packet's hit in order. Packets
  * the hot case does not finish take root_one in their place in the order.
  */
 static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct burst_acc *acc, uint16_t port_id,
@@ -791,8 +809,9 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 {
 	const struct hot_plan hp = *hot_plan_of(rp, port_id, acc->shard);
 	uint64_t v[NIC_BURST_MAX];
-	_Atomic(struct nic_bentry *) *slot[NIC_BURST_MAX]; /* NULL: the constant word fails */
-	struct nic_bentry *head[NIC_BURST_MAX];
+	uint32_t h[NIC_BURST_MAX];
+	const struct nic_bucket *bk[NIC_BURST_MAX]; /* NULL: the constant word fails */
+	struct nic_bentry *cand[NIC_BURST_MAX];
 	/* Its L4 meta for a common-shape frame; else STAGED_PARSED (parsed into pk[i]) or
 	 * STAGED_BAD (an rx error). Other frames take the same passes with their key. */
 	enum { STAGED_PARSED = 0, STAGED_BAD = 0xff };
@@ -802,7 +821,7 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 		const struct nic_buf *b = &bufs[i];
 		uint32_t l4meta = NIC_LIKELY(b->len <= NIC_MAX_FRAME) ? nic_fast_shape(b->data, b->len) : 0;
 		bool ok;
-		slot[i] = NULL;
+		bk[i] = NULL;
 		if (NIC_LIKELY(l4meta)) {
 			ok = root_hot_word(&hp, b, l4meta, &v[i]);
 		} else if (staged_parse(port_id, b, rp, &pk[i], &v[i], &ok) == false) {
@@ -810,43 +829,25 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 		}
 		l4m[i] = (uint8_t)l4meta;
 		if (ok) {
-			slot[i] = &hp.slots[nic_bucket_of(nic_hash_one_word(v[i]), hp.nr_buckets)];
-			__builtin_prefetch(slot[i]);
+			h[i] = nic_hash_one_word(v[i]);
+			bk[i] = &hp.buckets[nic_bucket_of(h[i], hp.nr_buckets)];
+			__builtin_prefetch(bk[i]);
 		}
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		struct nic_bentry *b = slot[i] ? atomic_load_explicit(slot[i], memory_order_acquire) : NULL;
-		head[i] = b;
+		struct nic_bentry *b = bk[i] ? bucket_candidate(bk[i], hp.pool, h[i]) : NULL;
+		cand[i] = b;
 		if (b)
 			bentry_prefetch(hp.pp, b, hp.shard);
-	}
-	/* A bucket whose first entry is another key's: its next one prefetched now, as a
-	 * walk to it in the last pass would be a dependent miss of its own (a stall of a
-	 * DRAM latency on a big table). Only while the thread's last burst walked chains:
-	 * where keys rarely share a bucket, this pass would only cost. */
-	uint32_t walked = 0;
-	if (NIC_UNLIKELY(dp_chains)) {
-		for (uint32_t i = 0; i < n; i++) {
-			struct nic_bentry *b = head[i];
-			if (b && b->match0 != v[i]) {
-				walked++;
-				if ((b = atomic_load_explicit(&b->next, memory_order_acquire)) != NULL) {
-					head[i] = b;
-					bentry_prefetch(hp.pp, b, hp.shard);
-				}
-			}
-		}
 	}
 	uint32_t np = 0;
 	uint64_t nbytes = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct nic_buf *b = &bufs[i];
-		struct nic_bentry *be = head[i];
-		while (be && be->match0 != v[i]) {
-			walked++;
-			be = atomic_load_explicit(&be->next, memory_order_acquire);
-		}
-		struct nic_entry *e = be ? &be->e : NULL;
+		struct nic_bentry *be = cand[i];
+		struct nic_entry *e = be && be->match0 == v[i] ? &be->e
+				      : bk[i]			? bucket_find_word(bk[i], hp.pool, h[i], v[i])
+								: NULL;
 		uint32_t t = l4m[i];
 		if (NIC_LIKELY(t - NIC_L4_META_TCP <= NIC_L4_META_UDP - NIC_L4_META_TCP)) {
 			np++;
@@ -863,7 +864,6 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 		}
 	}
 	*bytes += nbytes;
-	dp_chains = walked != 0;
 	return np;
 }
 

@@ -1,6 +1,6 @@
 /*
  * pipe.c - NIC pipes and entries on the control side: creation, insertion into the
- * structure the datapath walks (BASIC bucket chains, HASH index slots, CONTROL
+ * structure the datapath walks (BASIC buckets, HASH index slots, CONTROL
  * priority arrays), update, removal with a grace period, and the HASH-pipe operations
  * the provider executes (enable/disable, path-selector replace, counter read).
  *
@@ -24,7 +24,7 @@ static struct nic_pipe *all_pipes;
 
 /*
  * Whether root lookups on a table of nr_entries prefetch in passes (datapath.c). A hit
- * touches about NIC_HOT_BYTES_PER_ENTRY bytes of a table (its bucket slots, the entry's
+ * touches about NIC_HOT_BYTES_PER_ENTRY bytes of a table (its bucket, the entry's
  * line, its counter cell); while those fit well inside a core's L2 cache, the lookup is
  * faster packet by packet, beyond that the passes that overlap the cache misses win
  * (bench/datapath: direct up to 4096 entries, passes from 8192, on a 2 MB L2). The
@@ -149,16 +149,12 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 	doca_error_t err = DOCA_ERROR_NO_MEMORY;
 	bool table_ok = true;
 	if (p->type == NIC_PIPE_BASIC) {
-		/* The power of two in (n, 2n] buckets of 8 bytes for n entries: at most 16
-		 * bytes an entry, a load of 0.5 to 1 (a chain of 1.25 to 1.5 entries on a hit
-		 * for random keys; each extra entry visited is a dependent cache miss). */
-		uint32_t nb = 2;
-		while (nb <= p->nr_entries && nb < (1u << 31))
-			nb <<= 1;
+		/* 8 to 16 bytes of buckets an entry (struct nic_bucket). */
+		uint32_t nb = nic_buckets_for(p->nr_entries);
 		p->nr_buckets = nb;
-		p->slots = nic_lazy_alloc((size_t)nb * sizeof(*p->slots));
+		p->buckets = nic_lazy_alloc((size_t)nb * sizeof(*p->buckets));
 		uint64_t nslots = nic_basic_slots(attr->max_entries > p->nr_entries ? attr->max_entries : p->nr_entries);
-		table_ok = p->slots && nic_pool_create(p, nslots > UINT32_MAX ? UINT32_MAX : (uint32_t)nslots) ==
+		table_ok = p->buckets && nic_pool_create(p, nslots > UINT32_MAX ? UINT32_MAX : (uint32_t)nslots) ==
 					       DOCA_SUCCESS;
 	} else if (p->type == NIC_PIPE_HASH) {
 		table_ok = nic_pool_create(p, p->nr_entries) == DOCA_SUCCESS;
@@ -191,7 +187,7 @@ fail:
 	/* Nothing of p was published: no root slot, not on all_pipes. */
 	free(miss);
 	nic_pool_free(p);
-	nic_lazy_free((void *)p->slots, (size_t)p->nr_buckets * sizeof(*p->slots));
+	nic_lazy_free(p->buckets, (size_t)p->nr_buckets * sizeof(*p->buckets));
 	pthread_mutex_destroy(&p->lock);
 	free(p);
 	return err;
@@ -337,11 +333,51 @@ static bool basic_entry_eq(const struct nic_pipe *p, const struct nic_entry *e, 
 
 static struct nic_bentry *basic_find(struct nic_pipe *p, const struct nic_key *k, uint32_t h)
 {
-	struct nic_bentry *b = atomic_load_explicit(&p->slots[nic_bucket_of(h, p->nr_buckets)], memory_order_acquire);
-	for (; b; b = atomic_load_explicit(&b->next, memory_order_acquire))
+	struct nic_bucket_iter it;
+	nic_bucket_iter_init(&it, &p->buckets[nic_bucket_of(h, p->nr_buckets)], p->pool, h);
+	struct nic_bentry *b;
+	while ((b = nic_bucket_iter_next(&it)) != NULL)
 		if (basic_entry_eq(p, &b->e, k))
 			return b;
 	return NULL;
+}
+
+/* Link BASIC entry b of hash h into its bucket (lock held): a free way, else the chain.
+ * Published by the release store of its way or of the chain's head. */
+static void bucket_link(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
+{
+	struct nic_bucket *bk = &p->buckets[nic_bucket_of(h, p->nr_buckets)];
+	for (uint32_t i = 0; i < NIC_BUCKET_WAYS; i++) {
+		if (atomic_load_explicit(&bk->way[i], memory_order_relaxed) != 0)
+			continue;
+		uint64_t tags = atomic_load_explicit(&bk->tags, memory_order_relaxed);
+		tags = (tags & ~(0xffffull << (16 * i))) | (uint64_t)nic_bucket_tag(h) << (16 * i);
+		atomic_store_explicit(&bk->tags, tags, memory_order_relaxed);
+		atomic_store_explicit(&bk->way[i], nic_entry_slot(p, &b->e) + 1, memory_order_release);
+		return;
+	}
+	atomic_store_explicit(&b->next, atomic_load_explicit(&bk->over, memory_order_relaxed), memory_order_relaxed);
+	atomic_store_explicit(&bk->over, b, memory_order_release);
+}
+
+/* Unlink BASIC entry b of hash h from its bucket (lock held). Readers that already hold
+ * b may still follow its next until the grace period the caller waits for. */
+static void bucket_unlink(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
+{
+	struct nic_bucket *bk = &p->buckets[nic_bucket_of(h, p->nr_buckets)];
+	uint32_t s = nic_entry_slot(p, &b->e) + 1;
+	for (uint32_t i = 0; i < NIC_BUCKET_WAYS; i++)
+		if (atomic_load_explicit(&bk->way[i], memory_order_relaxed) == s) {
+			atomic_store_explicit(&bk->way[i], 0, memory_order_release);
+			return;
+		}
+	_Atomic(struct nic_bentry *) *link = &bk->over;
+	struct nic_bentry *cur;
+	while ((cur = atomic_load_explicit(link, memory_order_relaxed)) != NULL && cur != b)
+		link = &cur->next;
+	assert(cur == b && "a linked BASIC entry is in its bucket");
+	if (cur == b)
+		atomic_store_explicit(link, atomic_load_explicit(&b->next, memory_order_relaxed), memory_order_release);
 }
 
 /* The fields every pipe type sets, under the lock; NO_MEMORY when no state could be had. */
@@ -416,9 +452,7 @@ static doca_error_t basic_entry_add_locked(struct nic_pipe *p, const struct nic_
 	}
 	nic_slot_mark(p, nic_entry_slot(p, &b->e), true);
 	p->nr_live++;
-	_Atomic(struct nic_bentry *) *head = &p->slots[nic_bucket_of(h, p->nr_buckets)];
-	atomic_store_explicit(&b->next, atomic_load_explicit(head, memory_order_relaxed), memory_order_relaxed);
-	atomic_store_explicit(head, b, memory_order_release);
+	bucket_link(p, b, h);
 	*out = &b->e;
 	return DOCA_SUCCESS;
 }
@@ -532,19 +566,11 @@ static void add_chunk(struct nic_pipe *p, const struct nic_entry_attr *const *at
 			k[i].w[x] = attrs[i]->match.w[x] & p->entry_mask.w[x];
 		}
 		h[i] = nic_basic_hash(p, &k[i]);
-		__builtin_prefetch(&p->slots[nic_bucket_of(h[i], p->nr_buckets)]);
+		/* The duplicate check reads the bucket, and an entry only where a tag matches. */
+		__builtin_prefetch(&p->buckets[nic_bucket_of(h[i], p->nr_buckets)], 1);
 	}
 	pthread_mutex_lock(&p->lock);
 	bool alive = nic_pipe_alive(p);
-	/* The duplicate check reads the chain's first entry: a second dependent miss per
-	 * add on big tables, overlapped across the chunk too (match0 and next share a line). */
-	for (uint32_t i = 0; basic && alive && i < n; i++) {
-		struct nic_bentry *first = errs[i] != DOCA_SUCCESS ? NULL
-				       : atomic_load_explicit(&p->slots[nic_bucket_of(h[i], p->nr_buckets)],
-								memory_order_relaxed);
-		if (first)
-			__builtin_prefetch(&first->match0);
-	}
 	for (uint32_t i = 0; i < n; i++) {
 		if (errs[i] != DOCA_SUCCESS)
 			continue;
@@ -612,14 +638,7 @@ static doca_error_t entry_unlink(struct nic_pipe *p, struct nic_entry *e, struct
 	if (p->type == NIC_PIPE_BASIC) {
 		struct nic_key k;
 		nic_entry_match_key(p, e, &k);
-		struct nic_bentry *b = nic_bentry_of(e), *cur;
-		_Atomic(struct nic_bentry *) *link = &p->slots[nic_bucket_of(nic_basic_hash(p, &k), p->nr_buckets)];
-		while ((cur = atomic_load_explicit(link, memory_order_relaxed)) != NULL && cur != b)
-			link = &cur->next;
-		assert(cur == b && "a linked BASIC entry is on its bucket's chain");
-		if (cur == b)
-			atomic_store_explicit(link, atomic_load_explicit(&b->next, memory_order_relaxed),
-					      memory_order_release);
+		bucket_unlink(p, nic_bentry_of(e), nic_basic_hash(p, &k));
 	} else if (p->type == NIC_PIPE_CONTROL) {
 		ctrl_unlink(p, nic_ctrl_of(e));
 	}
@@ -730,10 +749,14 @@ void nic_pipe_destroy(struct nic_pipe *p)
 	}
 	for (struct nic_ctrl_entry *c = list; c; c = c->list_next)
 		atomic_fetch_and_explicit(&c->e.flags, ~NIC_EF_LINKED, memory_order_release);
-	if (p->type == NIC_PIPE_BASIC)
-		for (uint32_t i = 0; i < p->nr_buckets; i++)
-			if (atomic_load_explicit(&p->slots[i], memory_order_relaxed))
-				atomic_store_explicit(&p->slots[i], NULL, memory_order_release);
+	for (uint32_t i = 0; p->type == NIC_PIPE_BASIC && i < p->nr_buckets; i++) {
+		struct nic_bucket *bk = &p->buckets[i];
+		for (uint32_t w = 0; w < NIC_BUCKET_WAYS; w++)
+			if (atomic_load_explicit(&bk->way[w], memory_order_relaxed))
+				atomic_store_explicit(&bk->way[w], 0, memory_order_release);
+		if (atomic_load_explicit(&bk->over, memory_order_relaxed))
+			atomic_store_explicit(&bk->over, NULL, memory_order_release);
+	}
 	struct nic_ctrl_table *t = atomic_exchange_explicit(&p->ctrl, NULL, memory_order_acq_rel);
 	p->entries = NULL;
 	p->nr_live = 0;
@@ -765,7 +788,7 @@ void nic_pipes_free_all(void)
 		nic_pipe_destroy(p);
 		free(atomic_load_explicit(&p->fwd_miss, memory_order_relaxed));
 		nic_pool_free(p);
-		nic_lazy_free((void *)p->slots, p->slots ? (size_t)p->nr_buckets * sizeof(*p->slots) : 0);
+		nic_lazy_free(p->buckets, p->buckets ? (size_t)p->nr_buckets * sizeof(*p->buckets) : 0);
 		nic_states_free_all(p);
 		for (int i = 0; i < NIC_MAX_PROGS; i++)
 			free(p->progs[i]);

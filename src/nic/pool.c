@@ -90,7 +90,7 @@ doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
 	if (p->type == NIC_PIPE_BASIC) {
 		if (p->bmatch)
 			core_prefault_start(&p->bmatch_pf, p->bmatch, bmatch_bytes(p), 0);
-		core_prefault_start(&p->slots_pf, p->slots, (size_t)p->nr_buckets * sizeof(*p->slots), SIZE_MAX);
+		core_prefault_start(&p->buckets_pf, p->buckets, (size_t)p->nr_buckets * sizeof(*p->buckets), SIZE_MAX);
 	}
 	return DOCA_SUCCESS;
 }
@@ -99,7 +99,7 @@ void nic_pool_prefault_stop(struct nic_pipe *p)
 {
 	core_prefault_stop(&p->pool_pf);
 	core_prefault_stop(&p->bmatch_pf);
-	core_prefault_stop(&p->slots_pf);
+	core_prefault_stop(&p->buckets_pf);
 }
 
 void nic_pool_free(struct nic_pipe *p)

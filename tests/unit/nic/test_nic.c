@@ -1121,6 +1121,163 @@ static void test_entry_pool_and_states(void **state)
 	assert_int_equal(nic_traffic_wait(10, &busy_port), DOCA_SUCCESS);
 }
 
+/* The hash a BASIC pipe gives a key of its field at off (2 or 4 bytes), as nic_entry_add. */
+static uint32_t field_hash(const struct nic_pipe *p, uint32_t off, uint32_t len, uint32_t v)
+{
+	struct nic_key k;
+	memset(&k, 0, sizeof(k));
+	if (len == 2)
+		ft_wr16(k.b + off, (uint16_t)v);
+	else
+		ft_wr32(k.b + off, v);
+	for (uint32_t w = 0; w < NIC_KEY_WORDS; w++)
+		k.w[w] &= p->entry_mask.w[w];
+	return nic_basic_hash(p, &k);
+}
+
+static uint32_t dport_hash(const struct nic_pipe *p, uint16_t dport)
+{
+	return field_hash(p, NIC_K_L4_DST, 2, dport);
+}
+
+/* Two IPv4 destinations whose entries share a bucket and a tag on BASIC pipe p keyed on
+ * it: found among 2^20 addresses by their (bucket, tag) pair. */
+static void same_bucket_and_tag(const struct nic_pipe *p, uint32_t *a, uint32_t *b)
+{
+	uint32_t nslots = 1u << 22;
+	uint32_t *seen = calloc(nslots, sizeof(*seen)); /* (bucket, tag) -> address + 1 */
+	assert_non_null(seen);
+	*a = *b = 0;
+	for (uint32_t ip = 0x0a000001; ip < 0x0a100000 && *b == 0; ip++) {
+		uint32_t h = field_hash(p, NIC_K_IP_DST, 4, ip);
+		uint32_t x = ((nic_bucket_of(h, p->nr_buckets) << 16) | nic_bucket_tag(h)) & (nslots - 1);
+		uint32_t prev = seen[x];
+		if (prev) {
+			uint32_t hp = field_hash(p, NIC_K_IP_DST, 4, prev - 1);
+			if (nic_bucket_of(hp, p->nr_buckets) == nic_bucket_of(h, p->nr_buckets) &&
+			    nic_bucket_tag(hp) == nic_bucket_tag(h)) {
+				*a = prev - 1;
+				*b = ip;
+			}
+		}
+		seen[x] = ip + 1;
+	}
+	free(seen);
+	assert_int_not_equal(*b, 0);
+}
+
+static struct nic_entry *add_dst_sport(struct nic_pipe *p, uint32_t dst, uint16_t sport)
+{
+	struct nic_entry_attr ea;
+	struct nic_entry *e = NULL;
+	memset(&ea, 0, sizeof(ea));
+	ft_wr32(ea.match.b + NIC_K_IP_DST, dst);
+	ea.fwd.type = NIC_FWD_PORT;
+	ea.fwd.port_id = 1;
+	ea.actions.fields = 1u << NIC_AF_L4_SRC;
+	ea.actions.l4_src = __builtin_bswap16(sport);
+	assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_SUCCESS);
+	return e;
+}
+
+static uint16_t sport_out_to(uint32_t dst)
+{
+	uint8_t f[128], out[128];
+	uint32_t len;
+	struct nic_buf b = {f, ft_udp4(f, 1, dst, 3, 4)};
+	assert_int_equal(nic_port_rx_burst(0, &b, 1), 1);
+	if (nic_capture_pop(1, NIC_CAPTURE_TX, out, sizeof(out), &len) != DOCA_SUCCESS)
+		return 0;
+	return ft_sport(out);
+}
+
+static uint32_t bucket_ways_used(const struct nic_bucket *bk)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < NIC_BUCKET_WAYS; i++)
+		n += atomic_load(&bk->way[i]) != 0;
+	return n;
+}
+
+static uint32_t bucket_chain_len(const struct nic_bucket *bk)
+{
+	uint32_t n = 0;
+	for (struct nic_bentry *b = atomic_load(&bk->over); b; b = atomic_load(&b->next))
+		n++;
+	return n;
+}
+
+/*
+ * Issue 13: a BASIC bucket holds four entries in tagged ways and more on its chain. Nine
+ * keys of one bucket: the first four take the ways, five go on the chain; every one is
+ * hit (the staged lookup, its candidate a way or the chain's first); removals from a
+ * way and from the chain leave the others found and free what they held (the way is
+ * taken again); two keys of one bucket whose tags are equal are told apart by the entry.
+ */
+static void test_bucket_ways_and_chain(void **state)
+{
+	(void)state;
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	struct nic_pipe *p = basic_on_dport(0, true, 64);
+	assert_int_equal(p->nr_buckets, 32); /* the power of two in (16, 32] */
+	uint32_t target = nic_bucket_of(dport_hash(p, 1000), p->nr_buckets);
+	uint16_t d[9];
+	uint32_t nd = 0;
+	for (uint32_t port = 1000; port < 65536 && nd < 9; port++)
+		if (nic_bucket_of(dport_hash(p, (uint16_t)port), p->nr_buckets) == target)
+			d[nd++] = (uint16_t)port;
+	assert_int_equal(nd, 9);
+	const struct nic_bucket *bk = &p->buckets[target];
+	struct nic_entry *e[9];
+	for (uint32_t i = 0; i < 9; i++)
+		e[i] = add_dport_sport(p, d[i], (uint16_t)(2000 + i), DOCA_SUCCESS);
+	assert_int_equal(bucket_ways_used(bk), 4);
+	assert_int_equal(bucket_chain_len(bk), 5);
+	add_dport_sport(p, d[6], 1, DOCA_ERROR_ALREADY_EXIST); /* found on the chain */
+	add_dport_sport(p, d[2], 1, DOCA_ERROR_ALREADY_EXIST); /* found in a way */
+	for (uint32_t i = 0; i < 9; i++)
+		assert_int_equal(sport_out(d[i]), 2000 + i);
+	/* Out of a way (d[1]) and out of the chain's middle (d[6]). */
+	uint32_t gone[2] = {1, 6};
+	for (uint32_t g = 0; g < 2; g++) {
+		assert_int_equal(nic_entry_remove(p, e[gone[g]]), DOCA_SUCCESS);
+		nic_entry_free(p, e[gone[g]]);
+	}
+	assert_int_equal(bucket_ways_used(bk), 3);
+	assert_int_equal(bucket_chain_len(bk), 4);
+	for (uint32_t i = 0; i < 9; i++)
+		assert_int_equal(sport_out(d[i]), i == 1 || i == 6 ? 0 : 2000 + i);
+	e[1] = add_dport_sport(p, d[1], 3001, DOCA_SUCCESS); /* the free way again */
+	assert_int_equal(bucket_ways_used(bk), 4);
+	assert_int_equal(sport_out(d[1]), 3001);
+	assert_int_equal(sport_out(d[6]), 0);
+	nic_pipe_destroy(p);
+	/* Equal tags (ports of one bucket never have them: addresses are searched for): a
+	 * lookup whose candidate is the other key's entry finds its own. */
+	struct nic_pipe_attr a;
+	memset(&a, 0, sizeof(a));
+	a.type = NIC_PIPE_BASIC;
+	a.name = "by_dst";
+	a.is_root = true;
+	a.nr_entries = 64;
+	a.ps_field = -1;
+	a.fwd_miss.type = NIC_FWD_DROP;
+	memset(a.entry_mask.b + NIC_K_IP_DST, 0xff, 4);
+	assert_int_equal(nic_pipe_create(&a, &p), DOCA_SUCCESS);
+	uint32_t ip0, ip1;
+	same_bucket_and_tag(p, &ip0, &ip1);
+	add_dst_sport(p, ip0, 4000);
+	add_dst_sport(p, ip1, 4001);
+	assert_int_equal(sport_out_to(ip1), 4001);
+	assert_int_equal(sport_out_to(ip0), 4000);
+	nic_pipe_destroy(p);
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+	uint16_t busy_port;
+	assert_int_equal(nic_traffic_wait(10, &busy_port), DOCA_SUCCESS);
+}
+
 /*
  * nic_entry_add_bulk gives each add the result a nic_entry_add of it would have, in
  * order (a duplicate of an earlier add of the same bulk, FULL past the size, an index
@@ -1214,6 +1371,7 @@ int main(void)
 		cmocka_unit_test(test_rewrite_udp_csum_zero),
 		cmocka_unit_test(test_update_is_atomic),
 		cmocka_unit_test(test_entry_pool_and_states),
+		cmocka_unit_test(test_bucket_ways_and_chain),
 		cmocka_unit_test(test_entry_add_bulk),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
