@@ -362,6 +362,7 @@ static size_t pool_bytes(const struct doca_flow_pipe *pipe)
 
 doca_error_t flow_entry_pool_create(struct doca_flow_pipe *pipe)
 {
+	static _Atomic uint64_t pool_gens;
 	uint32_t reserve = flow_resize_reserve(pipe);
 	pipe->pool_n = reserve > pipe->nr_entries ? reserve : pipe->nr_entries;
 	void *mem = mmap(NULL, pool_bytes(pipe), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
@@ -376,6 +377,7 @@ doca_error_t flow_entry_pool_create(struct doca_flow_pipe *pipe)
 	/* Committed ahead of the BASIC cursor (pool_take) or the highest HASH index added. */
 	core_prefault_start(&pipe->pool_pf, mem, pool_bytes(pipe), 0);
 	atomic_init(&pipe->pool_used, 0);
+	pipe->pool_gen = atomic_fetch_add_explicit(&pool_gens, 1, memory_order_relaxed) + 1;
 	atomic_init(&pipe->pool_free, NULL);
 	pthread_mutex_init(&pipe->pool_lock, NULL);
 	return DOCA_SUCCESS;
@@ -436,9 +438,42 @@ static struct doca_flow_pipe_entry *pool_claim(struct doca_flow_pipe *pipe, uint
 }
 
 /*
- * A BASIC slot (BUSY): a freed one if any, else the next never used; NULL when all
- * nr_entries are in use (adds queued beyond the pipe's size, or queued before the DELs
- * that free slots ran): those come from the heap. A fill never takes the lock: no
+ * A thread's run of never-used BASIC slots, claimed with one atomic for POOL_RUN adds,
+ * so that threads filling one pipe neither share the claim's line per add nor write
+ * each other's handle lines. A few runs per thread (by pool), so that a thread adding
+ * to pipes in turn keeps each one's; what is left of a run its thread no longer uses
+ * is never handed out, and adds past the pool take heap handles, as past nr_entries.
+ */
+#define POOL_RUN 32
+#define POOL_RUNS 4
+struct pool_run {
+	uint64_t gen; /* the pool's pool_gen; 0: none */
+	uint32_t next, end;
+};
+static _Thread_local struct pool_run pool_runs[POOL_RUNS] __attribute__((tls_model("initial-exec")));
+
+static struct doca_flow_pipe_entry *pool_run_take(struct doca_flow_pipe *pipe)
+{
+	struct pool_run *r = &pool_runs[pipe->pool_gen % POOL_RUNS];
+	if (r->gen != pipe->pool_gen || r->next == r->end) {
+		uint32_t n = atomic_load_explicit(&pipe->pool_used, memory_order_relaxed), take;
+		do {
+			uint32_t lim = __atomic_load_n(&pipe->nr_entries, __ATOMIC_RELAXED); /* a resize raises it */
+			if (n >= lim)
+				return NULL;
+			take = lim - n < POOL_RUN ? lim - n : POOL_RUN;
+		} while (!atomic_compare_exchange_weak_explicit(&pipe->pool_used, &n, n + take, memory_order_release,
+								memory_order_relaxed));
+		core_prefault_at(&pipe->pool_pf, (size_t)(n + take) * sizeof(struct doca_flow_pipe_entry));
+		*r = (struct pool_run){pipe->pool_gen, n, n + take};
+	}
+	return &pipe->pool[r->next++];
+}
+
+/*
+ * A BASIC slot (BUSY): a freed one if any, else the next of the thread's run; NULL when
+ * all nr_entries are in use (adds queued beyond the pipe's size, or queued before the
+ * DELs that free slots ran): those come from the heap. A fill never takes the lock: no
  * malloc and no lock per add (they were a fifth of the insertion cost).
  */
 static struct doca_flow_pipe_entry *pool_take(struct doca_flow_pipe *pipe)
@@ -452,16 +487,8 @@ static struct doca_flow_pipe_entry *pool_take(struct doca_flow_pipe *pipe)
 					      memory_order_relaxed);
 		pthread_mutex_unlock(&pipe->pool_lock);
 	}
-	if (e == NULL) {
-		uint32_t n = atomic_load_explicit(&pipe->pool_used, memory_order_relaxed);
-		do {
-			if (n >= __atomic_load_n(&pipe->nr_entries, __ATOMIC_RELAXED)) /* a resize raises it */
-				return NULL;
-		} while (!atomic_compare_exchange_weak_explicit(&pipe->pool_used, &n, n + 1, memory_order_release,
-								memory_order_relaxed));
-		core_prefault_at(&pipe->pool_pf, (size_t)n * sizeof(*e));
-		e = &pipe->pool[n];
-	}
+	if (e == NULL && (e = pool_run_take(pipe)) == NULL)
+		return NULL;
 	atomic_store_explicit(&e->magic, FLOW_ENTRY_BUSY, memory_order_relaxed);
 	return slot_init(e);
 }

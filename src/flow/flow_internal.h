@@ -290,6 +290,7 @@ struct doca_flow_pipe {
 	void *pool_mem;
 	uint32_t pool_n;
 	_Atomic uint32_t pool_used;
+	uint64_t pool_gen; /* unique to this pool: names it in the threads' runs (pool_take) */
 	_Atomic(struct doca_flow_pipe_entry *) pool_free;
 	pthread_mutex_t pool_lock;
 	struct core_prefault pool_pf; /* objects committed ahead of use (prefault.c) */
