@@ -6,8 +6,9 @@
 # median of the per-round ratios (one of our workers against one peer core).
 # Usage: bench/datapath/run.sh BUILD_DIR [quick]
 #   ROUNDS=5 by default; quick: one round, short peer runs, ours without the 16M parts.
-#   BIG_ROUNDS=1: the 16M parts (minutes each while tables are big; bytes per entry do
-#   not drift with the machine's speed) run in the first BIG_ROUNDS rounds only.
+#   BIG_ROUNDS=1: the 16M parts, ours and the peers' (minutes each while tables are big;
+#   bytes per entry do not drift with the machine's speed), run in the first BIG_ROUNDS
+#   rounds only.
 #   Root, for the XDP peer (BPF_PROG_TEST_RUN); the DPDK peer needs libdpdk
 #   (make -C $FLOWDPA_BENCH_PEERS dpdk-deps). A peer that cannot run is left out, the
 #   table says so. FLOWDPA_BENCH_PEERS names the peers' folder, by default bench-peers
@@ -28,7 +29,7 @@ ours=$build/bench/datapath/bench_datapath
 rm -rf "$out/raw"
 mkdir -p "$out/raw"
 
-echo "cmd=$0 $* ROUNDS=$rounds BIG_ROUNDS=${BIG_ROUNDS:-1}; peers: xdp_bench|dpdk_bench ${peer_args[*]} -n 1024|1m; ours: bench_datapath ${ours_args[*]}"
+echo "cmd=$0 $* ROUNDS=$rounds BIG_ROUNDS=${BIG_ROUNDS:-1}; peers: xdp_bench|dpdk_bench ${peer_args[*]} -n 1024|1m (and 16m in the big rounds); ours: bench_datapath ${ours_args[*]}"
 xdp=0 dpdk=0 notes=()
 if [ ! -f "$peers/Makefile" ]; then
 	notes+=("peers: none at $peers (set FLOWDPA_BENCH_PEERS)")
@@ -48,11 +49,12 @@ else
 fi
 
 run_peers() { # round
-	local p n
+	local p n sizes=(1024 1m)
+	[ "$1" -le "${BIG_ROUNDS:-1}" ] && [ "$mode" != quick ] && sizes+=(16m)
 	for p in xdp dpdk; do
 		[ "$p" = xdp ] && [ "$xdp" = 0 ] && continue
 		[ "$p" = dpdk ] && [ "$dpdk" = 0 ] && continue
-		for n in 1024 1m; do
+		for n in "${sizes[@]}"; do
 			"$peer_build/${p}_bench" "${peer_args[@]}" -n "$n" >> "$out/raw/r$1-$p.txt" 2>&1 ||
 				{ echo "${p}_bench -n $n failed in round $1, see $out/raw/r$1-$p.txt"; exit 1; }
 		done

@@ -98,8 +98,10 @@ for n, sfx in (("1024", ""), ("1M", M)):
             row("W1 N=%s %s, burst %d" % (n, wname, b), ("w1_%s_%s_b%d_1w_mpps" % (tag, w, b),),
                 ("dpdk_hash_pipe_rotate_mpps" + sfx, 1.0), ("xdp_hash_pipe_rotate_mpps" + sfx, 1.0),
                 ">= 1.5x DPDK" if b == 32 else "")
-row("W1 N=16M LCG rotate, burst 32", ("w1_n16777216_lcg_b32_1w_mpps",), target="(peers not run at 16M)")
-row("W1 N=16M LCG rotate, burst 1", ("w1_n16777216_lcg_b1_1w_mpps",))
+for b in (32, 1):
+    row("W1 N=16M LCG rotate, burst %d" % b, ("w1_n16777216_lcg_b%d_1w_mpps" % b,),
+        ("dpdk_hash_pipe_rotate_mpps" + G, 1.0), ("xdp_hash_pipe_rotate_mpps" + G, 1.0),
+        ">= 1.5x DPDK" if b == 32 else "")
 row("W1 N=1024 sequential, 2 workers", ("w1_n1024_seq_b32_2w_mpps",))
 row("W1 N=1M LCG rotate, 2 workers", ("w1_n1048576_lcg_b32_2w_mpps",))
 row("W1 N=16M LCG rotate, 2 workers", ("w1_n16777216_lcg_b32_2w_mpps",))
@@ -109,8 +111,8 @@ row("W2 root->hash(1024), 2 workers", ("w2_2w_mpps",))
 section("Insertion, M entries/s (add + entries_process + completion); peers: rte_hash_add_key_data "
         "(re-add of a deleted chunk), bpf_map_update_elem(BPF_NOEXIST) loop")
 for n, sfx, tag in (("1M", M, "n1048576"), ("16M", G, "n16777216")):
-    peer_d = ("dpdk_hash_add_mops" + sfx, 1.0) if sfx == M else None
-    peer_x = ("bpf_add_kops" + sfx, 0.001) if sfx == M else None
+    peer_d = ("dpdk_hash_add_mops" + sfx, 1.0)
+    peer_x = ("bpf_add_kops" + sfx, 0.001)
     row("BASIC keyed N=%s, 1 queue" % n, ("insert_basic_%s_1q_meps" % tag,), peer_d, peer_x)
     row("BASIC keyed N=%s, 2 queues/2 threads" % n, ("insert_basic_%s_2q_meps" % tag,), peer_d, peer_x)
     row("HASH by index N=%s" % n, ("insert_hash_%s_meps" % tag,), peer_d, peer_x)
