@@ -501,9 +501,10 @@ static inline struct nic_entry *bucket_find_word(const struct nic_bucket *bk, vo
 static inline __attribute__((always_inline)) struct nic_bentry *bucket_candidate(const struct nic_bucket *bk,
 										 void *pool, uint32_t h)
 {
-	uint32_t m = nic_bucket_ways(atomic_load_explicit(&bk->tags, memory_order_relaxed), nic_bucket_tag(h));
+	uint64_t m = nic_bucket_ways(atomic_load_explicit(&bk->tags, memory_order_relaxed), nic_bucket_tag(h));
 	if (NIC_LIKELY(m))
-		return nic_bucket_entry(pool, atomic_load_explicit(&bk->way[__builtin_ctz(m)], memory_order_acquire));
+		return nic_bucket_entry(pool,
+					atomic_load_explicit(&bk->way[__builtin_ctzll(m) / 16], memory_order_acquire));
 	return atomic_load_explicit(&bk->over, memory_order_acquire);
 }
 
@@ -610,14 +611,14 @@ static void burst_flush(struct burst_acc *acc, uint64_t rx_pkts, uint64_t rx_byt
 		d.drop[r] = acc->drop[r];
 		d.drops += acc->drop[r];
 	}
-	nic_port_account(acc->in_port, &d);
+	nic_port_account(acc->in_port, acc->shard, &d);
 	for (uint32_t m = acc->down; NIC_UNLIKELY(m); m &= m - 1) {
 		uint32_t port = (uint32_t)__builtin_ctz(m);
 		nic_port_note_down_drops(acc->in_port, (uint16_t)port, acc->down_pkts[port]);
 	}
 	for (uint32_t m = acc->touched; m; m &= m - 1) {
 		uint32_t port = (uint32_t)__builtin_ctz(m);
-		nic_port_account_tx(port, acc->tx_pkts[port], acc->tx_bytes[port]);
+		nic_port_account_tx(port, acc->shard, acc->tx_pkts[port], acc->tx_bytes[port]);
 	}
 }
 

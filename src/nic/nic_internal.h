@@ -278,13 +278,16 @@ static inline uint32_t nic_bucket_tag(uint32_t h)
 	return h >> 16;
 }
 
-/* The ways of a bucket's tags word whose tag is tag, one bit each. */
-static inline uint32_t nic_bucket_ways(uint64_t tags, uint32_t tag)
+/*
+ * The ways of a bucket's tags word that may have tag tag: bit 16i + 15 for way i. Every
+ * way with the tag is in it; a way just above one may be too (the borrow of the
+ * zero-lane test), which the entry's key check then refuses.
+ */
+static inline uint64_t nic_bucket_ways(uint64_t tags, uint32_t tag)
 {
-	uint32_t m = 0;
-	for (uint32_t i = 0; i < NIC_BUCKET_WAYS; i++)
-		m |= (uint32_t)(((tags >> (16 * i)) & 0xffff) == tag) << i;
-	return m;
+	const uint64_t lanes = 0x0001000100010001ull;
+	uint64_t x = tags ^ (lanes * tag);
+	return (x - lanes) & ~x & (lanes << 15);
 }
 
 /* The BASIC entry in pool slot s - 1 of pool (s from a bucket's way), NULL for 0. */
@@ -297,7 +300,7 @@ static inline struct nic_bentry *nic_bucket_entry(void *pool, uint32_t s)
 struct nic_bucket_iter {
 	const struct nic_bucket *b;
 	void *pool;
-	uint32_t ways;
+	uint64_t ways;
 	bool chain;
 	struct nic_bentry *next;
 };
@@ -313,7 +316,7 @@ static inline void nic_bucket_iter_init(struct nic_bucket_iter *it, const struct
 static inline struct nic_bentry *nic_bucket_iter_next(struct nic_bucket_iter *it)
 {
 	while (it->ways) {
-		uint32_t i = (uint32_t)__builtin_ctz(it->ways);
+		uint32_t i = (uint32_t)__builtin_ctzll(it->ways) / 16;
 		it->ways &= it->ways - 1;
 		struct nic_bentry *e =
 			nic_bucket_entry(it->pool, atomic_load_explicit(&it->b->way[i], memory_order_acquire));
@@ -700,8 +703,9 @@ static inline void nic_port_capture(uint16_t port_id, enum nic_capture_queue q, 
 
 /* Install root (expected NULL) or clear it (root NULL, expected the old root). */
 FLOWDPA_MUST_CHECK doca_error_t nic_port_set_root(uint16_t port_id, struct nic_pipe *root, struct nic_pipe *expected);
-void nic_port_account(uint16_t port_id, const struct nic_port_delta *d);
-void nic_port_account_tx(uint32_t port_id, uint64_t pkts, uint64_t bytes);
+/* Counts of a burst by a datapath thread of counter shard shard (nic_dp_enter). */
+void nic_port_account(uint16_t port_id, uint32_t shard, const struct nic_port_delta *d);
+void nic_port_account_tx(uint32_t port_id, uint32_t shard, uint64_t pkts, uint64_t bytes);
 /* A burst on in_port dropped n frames forwarded to to_port, which is not started: one
  * WARNING at the first, then at most one a second per pair of ports (port.c). */
 void nic_port_note_down_drops(uint16_t in_port, uint16_t to_port, uint32_t n);
