@@ -143,7 +143,11 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 		p->index_mask = p->nr_entries - 1;
 	p->idxsel = attr->idxsel;
 	p->mem = attr->mem;
-	pthread_mutex_init(&p->lock, NULL);
+	pthread_mutexattr_t ma;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
+	pthread_mutex_init(&p->lock, &ma);
+	pthread_mutexattr_destroy(&ma);
 
 	struct nic_fwd *miss = core_malloc(sizeof(*miss));
 	doca_error_t err = DOCA_ERROR_NO_MEMORY;
