@@ -977,16 +977,22 @@ static void test_generator(void **state)
 }
 
 /* One frame to dport through port 0; the UDP source port that left port 1 (0: none). */
-static uint16_t sport_out(uint16_t dport)
+/* The source port of what a UDP frame to dst:dport on port 0 leaves port 1 with; 0: none. */
+static uint16_t sport_out_of(uint32_t dst, uint16_t dport)
 {
 	uint8_t f[128], out[128];
 	uint32_t len;
-	struct nic_buf b = {f, ft_udp4(f, 1, 2, 3, dport)};
+	struct nic_buf b = {f, ft_udp4(f, 1, dst, 3, dport)};
 	assert_int_equal(nic_port_rx_burst(0, &b, 1), 1);
 	if (nic_capture_pop(1, NIC_CAPTURE_TX, out, sizeof(out), &len) != DOCA_SUCCESS)
 		return 0;
 	assert_true(ft_checksums_ok(out, len));
 	return ft_sport(out);
+}
+
+static uint16_t sport_out(uint16_t dport)
+{
+	return sport_out_of(2, dport);
 }
 
 /* A non-root HASH pipe on port 0 whose entries carry a path-selector value in ps_field. */
@@ -1005,12 +1011,24 @@ static struct nic_pipe *hash_ps_pipe(const char *name, uint32_t n, int ps_field)
 	return h;
 }
 
-static struct nic_entry *add_dport_sport(struct nic_pipe *p, uint16_t dport, uint16_t sport, doca_error_t expect)
+/* Key field bytes at off: a 2- or 4-byte value in network order. */
+static void put_field(uint8_t *key, uint32_t off, uint32_t len, uint32_t v)
+{
+	if (len == 2)
+		ft_wr16(key + off, (uint16_t)v);
+	else
+		ft_wr32(key + off, v);
+}
+
+/* An entry of p matching v in the key field at off, rewriting the L4 source port to
+ * sport, to port 1, with its own counter. */
+static struct nic_entry *add_field_sport(struct nic_pipe *p, uint32_t off, uint32_t len, uint32_t v, uint16_t sport,
+					 doca_error_t expect)
 {
 	struct nic_entry_attr ea;
 	struct nic_entry *e = NULL;
 	memset(&ea, 0, sizeof(ea));
-	ft_wr16(ea.match.b + NIC_K_L4_DST, dport);
+	put_field(ea.match.b, off, len, v);
 	ea.fwd.type = NIC_FWD_PORT;
 	ea.fwd.port_id = 1;
 	ea.own_counter = true;
@@ -1018,6 +1036,11 @@ static struct nic_entry *add_dport_sport(struct nic_pipe *p, uint16_t dport, uin
 	ea.actions.l4_src = __builtin_bswap16(sport);
 	assert_int_equal(nic_entry_add(p, &ea, &e), expect);
 	return e;
+}
+
+static struct nic_entry *add_dport_sport(struct nic_pipe *p, uint16_t dport, uint16_t sport, doca_error_t expect)
+{
+	return add_field_sport(p, NIC_K_L4_DST, 2, dport, sport, expect);
 }
 
 /*
@@ -1126,10 +1149,7 @@ static uint32_t field_hash(const struct nic_pipe *p, uint32_t off, uint32_t len,
 {
 	struct nic_key k;
 	memset(&k, 0, sizeof(k));
-	if (len == 2)
-		ft_wr16(k.b + off, (uint16_t)v);
-	else
-		ft_wr32(k.b + off, v);
+	put_field(k.b, off, len, v);
 	for (uint32_t w = 0; w < NIC_KEY_WORDS; w++)
 		k.w[w] &= p->entry_mask.w[w];
 	return nic_basic_hash(p, &k);
@@ -1166,30 +1186,6 @@ static void same_bucket_and_tag(const struct nic_pipe *p, uint32_t *a, uint32_t 
 	assert_int_not_equal(*b, 0);
 }
 
-static struct nic_entry *add_dst_sport(struct nic_pipe *p, uint32_t dst, uint16_t sport)
-{
-	struct nic_entry_attr ea;
-	struct nic_entry *e = NULL;
-	memset(&ea, 0, sizeof(ea));
-	ft_wr32(ea.match.b + NIC_K_IP_DST, dst);
-	ea.fwd.type = NIC_FWD_PORT;
-	ea.fwd.port_id = 1;
-	ea.actions.fields = 1u << NIC_AF_L4_SRC;
-	ea.actions.l4_src = __builtin_bswap16(sport);
-	assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_SUCCESS);
-	return e;
-}
-
-static uint16_t sport_out_to(uint32_t dst)
-{
-	uint8_t f[128], out[128];
-	uint32_t len;
-	struct nic_buf b = {f, ft_udp4(f, 1, dst, 3, 4)};
-	assert_int_equal(nic_port_rx_burst(0, &b, 1), 1);
-	if (nic_capture_pop(1, NIC_CAPTURE_TX, out, sizeof(out), &len) != DOCA_SUCCESS)
-		return 0;
-	return ft_sport(out);
-}
 
 static uint32_t bucket_ways_used(const struct nic_bucket *bk)
 {
@@ -1267,10 +1263,10 @@ static void test_bucket_ways_and_chain(void **state)
 	assert_int_equal(nic_pipe_create(&a, &p), DOCA_SUCCESS);
 	uint32_t ip0, ip1;
 	same_bucket_and_tag(p, &ip0, &ip1);
-	add_dst_sport(p, ip0, 4000);
-	add_dst_sport(p, ip1, 4001);
-	assert_int_equal(sport_out_to(ip1), 4001);
-	assert_int_equal(sport_out_to(ip0), 4000);
+	add_field_sport(p, NIC_K_IP_DST, 4, ip0, 4000, DOCA_SUCCESS);
+	add_field_sport(p, NIC_K_IP_DST, 4, ip1, 4001, DOCA_SUCCESS);
+	assert_int_equal(sport_out_of(ip1, 4), 4001);
+	assert_int_equal(sport_out_of(ip0, 4), 4000);
 	nic_pipe_destroy(p);
 	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
 	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
