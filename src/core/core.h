@@ -307,11 +307,11 @@ struct core_prefault {
 	_Atomic size_t want; /* commit [0, want): written under the service's lock */
 	size_t done;	     /* committed up to here, service's lock */
 	bool busy;	     /* the thread is committing a chunk of it */
-	bool registered;
+	_Atomic bool registered;
 	struct core_prefault *next;
 };
-/* Serve [base, base + size), committing [0, want) now (size for all of it: a table
- * touched at random), and later what core_prefault_at asks. */
+/* Serve [base, base + size): commit up to want + PREFAULT_AHEAD now (SIZE_MAX for all
+ * of it: a table touched at random), and later what core_prefault_at asks. */
 FLOWDPA_INTERNAL_API void core_prefault_start(struct core_prefault *r, void *base, size_t size, size_t want);
 /* Commit up to PREFAULT_AHEAD past offset upto. */
 FLOWDPA_INTERNAL_API void core_prefault_want(struct core_prefault *r, size_t upto);
@@ -321,7 +321,8 @@ FLOWDPA_INTERNAL_API void core_prefault_stop(struct core_prefault *r);
 static inline void core_prefault_at(struct core_prefault *r, size_t offset)
 {
 	size_t want = atomic_load_explicit(&r->want, memory_order_relaxed);
-	if (r->registered && want < r->size && offset + PREFAULT_AHEAD / 2 > want)
+	if (atomic_load_explicit(&r->registered, memory_order_relaxed) && want < r->size &&
+	    offset + PREFAULT_AHEAD / 2 > want)
 		core_prefault_want(r, offset);
 }
 

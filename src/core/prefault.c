@@ -9,8 +9,9 @@
  * in order (a BASIC pipe's entry records and handles) report how far they got; this
  * thread commits the next chunks (MADV_POPULATE_WRITE) before the filler reaches them,
  * on a core the filler does not use. Tables touched at random (bucket arrays) ask for
- * all of themselves at once, which their first few thousand inserts would commit
- * anyway. What is committed stays bounded by use plus PREFAULT_AHEAD.
+ * all of themselves at once, which with 2 MiB pages their first few thousand inserts
+ * would commit anyway; HASH pools ask up to their highest index added. A table filled
+ * in order commits at most PREFAULT_AHEAD past its use.
  *
  * One thread serves every region; it exists while some region is registered. Without
  * MADV_POPULATE_WRITE (Linux < 5.14) the service does nothing: first touches pay as
@@ -57,6 +58,31 @@ static struct core_prefault *pending_region(void)
 	return best;
 }
 
+/*
+ * A forked child has the parent's regions but not its thread (and maybe a lock taken or
+ * a chunk marked busy by it): it starts over with no region served; its tables are
+ * left to their first touches.
+ */
+static void prefault_atfork_child(void)
+{
+	pthread_mutex_init(&pf.lock, NULL);
+	pthread_cond_init(&pf.work, NULL);
+	pthread_cond_init(&pf.idle, NULL);
+	for (struct core_prefault *r = pf.regions; r; r = r->next) {
+		r->busy = false;
+		atomic_store_explicit(&r->registered, false, memory_order_relaxed);
+	}
+	pf.regions = NULL;
+	pf.running = false;
+	pf.gen++;
+}
+
+static pthread_once_t prefault_once = PTHREAD_ONCE_INIT;
+static void prefault_atfork_install(void)
+{
+	pthread_atfork(NULL, NULL, prefault_atfork_child);
+}
+
 static void *prefault_main(void *arg)
 {
 	uint32_t gen = (uint32_t)(uintptr_t)arg;
@@ -93,10 +119,11 @@ void core_prefault_start(struct core_prefault *r, void *base, size_t size, size_
 	r->size = size;
 	r->done = 0;
 	r->busy = false;
-	r->registered = false;
+	atomic_init(&r->registered, false);
 	atomic_init(&r->want, 0);
 	if (base == NULL || size < 2 * PREFAULT_CHUNK || atomic_load(&pf.unsupported))
 		return; /* small tables: a few faults, not worth a thread */
+	pthread_once(&prefault_once, prefault_atfork_install);
 	pthread_mutex_lock(&pf.lock);
 	if (!pf.running) {
 		pf.gen++;
@@ -108,14 +135,14 @@ void core_prefault_start(struct core_prefault *r, void *base, size_t size, size_
 	}
 	r->next = pf.regions;
 	pf.regions = r;
-	r->registered = true;
+	atomic_store_explicit(&r->registered, true, memory_order_relaxed);
 	pthread_mutex_unlock(&pf.lock);
 	core_prefault_want(r, want);
 }
 
 void core_prefault_want(struct core_prefault *r, size_t upto)
 {
-	if (!r->registered)
+	if (!atomic_load_explicit(&r->registered, memory_order_relaxed))
 		return;
 	upto = upto < r->size && r->size - upto > PREFAULT_AHEAD ? upto + PREFAULT_AHEAD : r->size;
 	upto = (upto + 4095) & ~(size_t)4095; /* chunks start on pages: madvise wants that */
@@ -129,16 +156,19 @@ void core_prefault_want(struct core_prefault *r, size_t upto)
 
 void core_prefault_stop(struct core_prefault *r)
 {
-	if (!r->registered)
+	if (!atomic_load_explicit(&r->registered, memory_order_relaxed))
 		return;
 	pthread_mutex_lock(&pf.lock);
+	/* Off the list first: the thread picks its next chunk under the lock, and would
+	 * otherwise go on with this region until all of it is committed. */
+	struct core_prefault **link = &pf.regions;
+	while (*link && *link != r)
+		link = &(*link)->next;
+	if (*link)
+		*link = r->next;
 	while (r->busy)
 		pthread_cond_wait(&pf.idle, &pf.lock);
-	struct core_prefault **link = &pf.regions;
-	while (*link != r)
-		link = &(*link)->next;
-	*link = r->next;
-	r->registered = false;
+	atomic_store_explicit(&r->registered, false, memory_order_relaxed);
 	bool last = pf.regions == NULL && pf.running;
 	pthread_t th = pf.thread;
 	if (last) {

@@ -394,7 +394,8 @@ void flow_entry_pool_free(struct doca_flow_pipe *pipe)
 	pipe->pool = NULL;
 }
 
-/* The pool slots that may hold an entry: all of a HASH pool, the handed-out BASIC ones. */
+/* The pool slots that may hold an entry: all of a HASH pool, the claimed BASIC ones
+ * (some of them, in threads' runs, never used: magic 0). */
 static uint32_t pool_slots(const struct doca_flow_pipe *pipe)
 {
 	if (pipe->pool == NULL)
@@ -440,9 +441,10 @@ static struct doca_flow_pipe_entry *pool_claim(struct doca_flow_pipe *pipe, uint
 /*
  * A thread's run of never-used BASIC slots, claimed with one atomic for POOL_RUN adds,
  * so that threads filling one pipe neither share the claim's line per add nor write
- * each other's handle lines. A few runs per thread (by pool), so that a thread adding
- * to pipes in turn keeps each one's; what is left of a run its thread no longer uses
- * is never handed out, and adds past the pool take heap handles, as past nr_entries.
+ * each other's handle lines. A few runs per thread (by pool generation); a run is
+ * replaced only once used up, so a pool whose place holds another's run claims single
+ * slots instead of abandoning it. At most what is left of a run when its thread exits
+ * is never handed out (adds past the pool take heap handles, as past nr_entries).
  */
 #define POOL_RUN 32
 #define POOL_RUNS 4
@@ -455,25 +457,28 @@ static _Thread_local struct pool_run pool_runs[POOL_RUNS] __attribute__((tls_mod
 static struct doca_flow_pipe_entry *pool_run_take(struct doca_flow_pipe *pipe)
 {
 	struct pool_run *r = &pool_runs[pipe->pool_gen % POOL_RUNS];
-	if (r->gen != pipe->pool_gen || r->next == r->end) {
-		uint32_t n = atomic_load_explicit(&pipe->pool_used, memory_order_relaxed), take;
-		do {
-			uint32_t lim = __atomic_load_n(&pipe->nr_entries, __ATOMIC_RELAXED); /* a resize raises it */
-			if (n >= lim)
-				return NULL;
-			take = lim - n < POOL_RUN ? lim - n : POOL_RUN;
-		} while (!atomic_compare_exchange_weak_explicit(&pipe->pool_used, &n, n + take, memory_order_release,
-								memory_order_relaxed));
-		core_prefault_at(&pipe->pool_pf, (size_t)(n + take) * sizeof(struct doca_flow_pipe_entry));
-		*r = (struct pool_run){pipe->pool_gen, n, n + take};
-	}
-	return &pipe->pool[r->next++];
+	if (r->gen == pipe->pool_gen && r->next < r->end)
+		return &pipe->pool[r->next++];
+	/* Another live pool's run (which a thread may come back to) is a run of one here. */
+	uint32_t want = r->gen != pipe->pool_gen && r->next < r->end ? 1 : POOL_RUN;
+	uint32_t n = atomic_load_explicit(&pipe->pool_used, memory_order_relaxed), take;
+	do {
+		uint32_t lim = __atomic_load_n(&pipe->nr_entries, __ATOMIC_RELAXED); /* a resize raises it */
+		if (n >= lim)
+			return NULL;
+		take = lim - n < want ? lim - n : want;
+	} while (!atomic_compare_exchange_weak_explicit(&pipe->pool_used, &n, n + take, memory_order_release,
+							memory_order_relaxed));
+	core_prefault_at(&pipe->pool_pf, (size_t)(n + take) * sizeof(struct doca_flow_pipe_entry));
+	if (want > 1)
+		*r = (struct pool_run){pipe->pool_gen, n + 1, n + take};
+	return &pipe->pool[n];
 }
 
 /*
  * A BASIC slot (BUSY): a freed one if any, else the next of the thread's run; NULL when
- * all nr_entries are in use (adds queued beyond the pipe's size, or queued before the
- * DELs that free slots ran): those come from the heap. A fill never takes the lock: no
+ * all nr_entries are claimed (adds queued beyond the pipe's size, or queued before the
+ * DELs that free slots ran, or slots left in exited threads' runs): those come from the heap. A fill never takes the lock: no
  * malloc and no lock per add (they were a fifth of the insertion cost).
  */
 static struct doca_flow_pipe_entry *pool_take(struct doca_flow_pipe *pipe)

@@ -323,7 +323,7 @@ struct root_plan {
 	struct nic_pipe *pp;
 	struct nic_bucket *buckets;
 	void *pool;
-	bool basic;	  /* BASIC (bucket chains), else HASH with the HASH map algorithm */
+	bool basic;	  /* BASIC (tagged buckets), else HASH with the HASH map algorithm */
 	bool one_word;	  /* BASIC on one key word, with at most one constant word */
 	bool prefetch;	  /* prefetch in passes (see root_plan_init) */
 	uint32_t nr_buckets; /* BASIC */
@@ -496,7 +496,7 @@ static inline struct nic_entry *bucket_find_word(const struct nic_bucket *bk, vo
 }
 
 /* The entry of bucket bk that a key of hash h most likely is, to prefetch before the
- * lookup: the first way with its tag (NULL if that way was just freed), else the
+ * lookup: the first way with its tag (NULL if that way is free: a freed way keeps its tag), else the
  * chain's first. The lookup checks it, then the others (bucket_find_word). */
 static inline __attribute__((always_inline)) struct nic_bentry *bucket_candidate(const struct nic_bucket *bk,
 										 void *pool, uint32_t h)
@@ -918,8 +918,10 @@ static uint32_t rx_chunk(uint16_t port_id, struct nic_buf *bufs, uint32_t n)
 		for (uint32_t i = 0; root && i < np; i++)
 			walk(&acc, &pk[i], root, NULL, false, 0);
 	}
-	nic_dp_exit();
+	/* Inside the burst: a port's stop (nic_dp_synchronize) then waits for its counts,
+	 * which its next start resets; a later plain-store flush would bring them back. */
 	burst_flush(&acc, np, bytes, errors);
+	nic_dp_exit();
 	return np;
 }
 

@@ -252,8 +252,10 @@ static inline uint32_t nic_bucket_of(uint32_t h, uint32_t n)
  * chains they replace), 2 to 4 entries a bucket: 4% to 20% of the entries are chained.
  *
  * Writers hold the pipe lock; readers hold nothing. A way's tag is written before its
- * slot (release): a reader that sees the slot sees its tag or a newer one, and checks
- * the entry's key, so a stale tag can only make it miss an entry being added.
+ * slot (release), and a linked entry's way and tag never change (entries do not move
+ * between ways and the chain); a reader loads the tags, then the slot, and checks the
+ * entry's key, so a stale tag can only make it miss an entry being added. The buckets
+ * are sized at creation: a resize adds entries to them (longer chains), not buckets.
  */
 #define NIC_BUCKET_WAYS 4
 struct nic_bucket {

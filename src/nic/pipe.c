@@ -544,7 +544,7 @@ doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr
 }
 
 /*
- * BASIC and HASH adds of a burst: the bucket heads (BASIC) or slots (HASH) they will
+ * BASIC and HASH adds of a burst: the buckets (BASIC) or slots (HASH) they will
  * write are prefetched first, so that the burst's cache misses overlap, then all are
  * added under one hold of the lock.
  */

@@ -85,7 +85,7 @@ doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
 	}
 	/* BASIC records (and further match words) are handed out in order: committed ahead
 	 * of the cursor (nic_slot_take); HASH ones ahead of the highest index added
-	 * (add_chunk); bucket heads are touched at random: all at once. */
+	 * (add_chunk); buckets are touched at random: all at once. */
 	core_prefault_start(&p->pool_pf, p->pool, pool_bytes(p), 0);
 	if (p->type == NIC_PIPE_BASIC) {
 		if (p->bmatch)

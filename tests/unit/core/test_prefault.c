@@ -13,12 +13,25 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/core.h"
 
 #define MIB ((size_t)1 << 20)
+
+/* ThreadSanitizer's runtime cannot start a thread after a multi-threaded fork. */
+#if defined(__SANITIZE_THREAD__)
+#define PF_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PF_TEST_TSAN 1
+#endif
+#endif
+#ifndef PF_TEST_TSAN
+#define PF_TEST_TSAN 0
+#endif
 
 static void *lazy_map(size_t size)
 {
@@ -125,6 +138,51 @@ static void test_small_or_absent_regions_are_left_alone(void **state)
 	munmap(m, size);
 }
 
+/* A stop while a whole table is wanted returns without committing the rest of it. */
+static void test_stop_does_not_wait_for_the_whole_table(void **state)
+{
+	(void)state;
+	if (!kernel_can_populate())
+		skip();
+	size_t size = 256 * MIB;
+	char *m = lazy_map(size);
+	struct core_prefault r;
+	core_prefault_start(&r, m, size, SIZE_MAX);
+	core_prefault_stop(&r);
+	/* At most the chunks done before the stop took the lock: far from all of it. */
+	assert_true(resident(m, 0, size) < size / 2);
+	munmap(m, size);
+}
+
+/* A child forked while a region is served has no service thread: its stop returns, and
+ * a region it starts is served by a thread of its own. */
+static void test_forked_child_starts_over(void **state)
+{
+	(void)state;
+	if (!kernel_can_populate() || PF_TEST_TSAN)
+		skip();
+	size_t size = 16 * MIB;
+	char *m = lazy_map(size);
+	struct core_prefault r;
+	core_prefault_start(&r, m, size, 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		core_prefault_stop(&r);
+		char *c = lazy_map(size);
+		struct core_prefault rc;
+		core_prefault_start(&rc, c, size, SIZE_MAX);
+		bool ok = wait_resident(c, 0, size);
+		core_prefault_stop(&rc);
+		_exit(ok ? 0 : 1);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	core_prefault_stop(&r);
+	munmap(m, size);
+}
+
 /* A table's life on each of several threads: the service starts, serves several
  * regions at once, and stops and restarts as they come and go (TSan runs this). */
 static void *table_life(void *arg)
@@ -164,6 +222,8 @@ int main(void)
 		cmocka_unit_test(test_whole_table_and_contents_kept),
 		cmocka_unit_test(test_small_or_absent_regions_are_left_alone),
 		cmocka_unit_test(test_regions_come_and_go_from_threads),
+		cmocka_unit_test(test_stop_does_not_wait_for_the_whole_table),
+		cmocka_unit_test(test_forked_child_starts_over),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
