@@ -478,8 +478,9 @@ static struct doca_flow_pipe_entry *pool_run_take(struct doca_flow_pipe *pipe)
 /*
  * A BASIC slot (BUSY): a freed one if any, else the next of the thread's run; NULL when
  * all nr_entries are claimed (adds queued beyond the pipe's size, or queued before the
- * DELs that free slots ran, or slots left in exited threads' runs): those come from the heap. A fill never takes the lock: no
- * malloc and no lock per add (they were a fifth of the insertion cost).
+ * DELs that free slots ran, or slots left in exited threads' runs): those come from the
+ * heap. A fill never takes the lock: no malloc and no lock per add (they were a fifth
+ * of the insertion cost).
  */
 static struct doca_flow_pipe_entry *pool_take(struct doca_flow_pipe *pipe)
 {

@@ -355,29 +355,29 @@ static inline uint32_t nic_hash_index(const struct nic_pipe *p, uint32_t h)
 /* Set by nic_hits_enable: every entry counts its hits (FLOWDPA_REPORT, src/nic/hits.c). */
 extern bool nic_count_hits;
 
+/* Add n to a count of counter shard shard from the datapath (the calling thread's,
+ * nic_dp_enter): the thread owning the shard needs no locked instruction; the last
+ * shard is shared, with atomic adds. Readers load each shard relaxed and sum. */
+static inline void nic_shard_add(uint64_t *c, uint64_t n, uint32_t shard)
+{
+	if (NIC_UNLIKELY(shard == NIC_CNT_SHARDS - 1))
+		__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
+	else
+		__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
 /* Bump counter c from the datapath; shard is the calling thread's (nic_dp_enter). */
 static inline void nic_counter_add(struct nic_counter *c, uint64_t pkts, uint64_t bytes, uint32_t shard)
 {
-	if (NIC_UNLIKELY(shard == NIC_CNT_SHARDS - 1)) {
-		__atomic_fetch_add(&c->shard[shard].pkts, pkts, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&c->shard[shard].bytes, bytes, __ATOMIC_RELAXED);
-	} else { /* this thread owns the shard: no locked instruction needed */
-		uint64_t *p = &c->shard[shard].pkts, *b = &c->shard[shard].bytes;
-		__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + pkts, __ATOMIC_RELAXED);
-		__atomic_store_n(b, __atomic_load_n(b, __ATOMIC_RELAXED) + bytes, __ATOMIC_RELAXED);
-	}
+	nic_shard_add(&c->shard[shard].pkts, pkts, shard);
+	nic_shard_add(&c->shard[shard].bytes, bytes, shard);
 }
 
-/* Bump an own-counter cell from the datapath (same rule as nic_counter_add). */
+/* Bump an own-counter cell from the datapath (nic_shard_add's rule). */
 static inline void nic_cell_add(struct nic_cnt_cell *c, uint64_t bytes, uint32_t shard)
 {
-	if (NIC_UNLIKELY(shard == NIC_CNT_SHARDS - 1)) {
-		__atomic_fetch_add(&c->pkts, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&c->bytes, bytes, __ATOMIC_RELAXED);
-	} else {
-		__atomic_store_n(&c->pkts, __atomic_load_n(&c->pkts, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
-		__atomic_store_n(&c->bytes, __atomic_load_n(&c->bytes, __ATOMIC_RELAXED) + bytes, __ATOMIC_RELAXED);
-	}
+	nic_shard_add(&c->pkts, 1, shard);
+	nic_shard_add(&c->bytes, bytes, shard);
 }
 
 /* The own-counter cell of entry e for shard: the pool's array, or a CONTROL entry's own. */

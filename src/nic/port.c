@@ -31,8 +31,8 @@ struct capture_ring {
  * barrier that waited for the burst's stores: a quarter of a W1 N=1024 burst's time.
  */
 struct port_counts {
-	_Alignas(64) _Atomic uint64_t rx_pkts, rx_bytes, rx_errors, tx_pkts, tx_bytes, host, kernel, drops;
-	_Atomic uint64_t drop[NIC_DROP_NR_REASONS];
+	_Alignas(64) uint64_t rx_pkts, rx_bytes, rx_errors, tx_pkts, tx_bytes, host, kernel, drops;
+	uint64_t drop[NIC_DROP_NR_REASONS];
 };
 
 struct port_cold {
@@ -107,19 +107,10 @@ doca_error_t nic_port_start(uint16_t id)
 		CORE_LOG_ERR("port %u: already started", id);
 		return DOCA_ERROR_ALREADY_EXIST;
 	}
-	for (int sh = 0; sh < NIC_CNT_SHARDS; sh++) {
-		struct port_counts *k = &c->cnt[sh];
-		atomic_store(&k->rx_pkts, 0);
-		atomic_store(&k->rx_bytes, 0);
-		atomic_store(&k->rx_errors, 0);
-		atomic_store(&k->tx_pkts, 0);
-		atomic_store(&k->tx_bytes, 0);
-		atomic_store(&k->host, 0);
-		atomic_store(&k->kernel, 0);
-		atomic_store(&k->drops, 0);
-		for (int r = 0; r < NIC_DROP_NR_REASONS; r++)
-			atomic_store(&k->drop[r], 0);
-	}
+	/* Word by word: a stats query may read them meanwhile. */
+	for (int sh = 0; sh < NIC_CNT_SHARDS; sh++)
+		for (size_t w = 0; w < sizeof(c->cnt[sh]) / sizeof(uint64_t); w++)
+			__atomic_store_n((uint64_t *)(void *)&c->cnt[sh] + w, 0, __ATOMIC_RELAXED);
 	atomic_store(&c->overflow, 0);
 	for (int i = 0; i < NIC_MAX_PORTS; i++) {
 		atomic_store(&c->down_next_ns[i], 0);
@@ -221,17 +212,17 @@ doca_error_t nic_port_stats_get(uint16_t id, struct nic_port_stats *s)
 	struct port_cold *c = &ports[id];
 	memset(s, 0, sizeof(*s));
 	for (int sh = 0; sh < NIC_CNT_SHARDS; sh++) {
-		struct port_counts *k = &c->cnt[sh];
-		s->rx_pkts += atomic_load(&k->rx_pkts);
-		s->rx_bytes += atomic_load(&k->rx_bytes);
-		s->rx_errors += atomic_load(&k->rx_errors);
-		s->tx_pkts += atomic_load(&k->tx_pkts);
-		s->tx_bytes += atomic_load(&k->tx_bytes);
-		s->host_pkts += atomic_load(&k->host);
-		s->kernel_pkts += atomic_load(&k->kernel);
-		s->drops += atomic_load(&k->drops);
+		const struct port_counts *k = &c->cnt[sh];
+		s->rx_pkts += __atomic_load_n(&k->rx_pkts, __ATOMIC_RELAXED);
+		s->rx_bytes += __atomic_load_n(&k->rx_bytes, __ATOMIC_RELAXED);
+		s->rx_errors += __atomic_load_n(&k->rx_errors, __ATOMIC_RELAXED);
+		s->tx_pkts += __atomic_load_n(&k->tx_pkts, __ATOMIC_RELAXED);
+		s->tx_bytes += __atomic_load_n(&k->tx_bytes, __ATOMIC_RELAXED);
+		s->host_pkts += __atomic_load_n(&k->host, __ATOMIC_RELAXED);
+		s->kernel_pkts += __atomic_load_n(&k->kernel, __ATOMIC_RELAXED);
+		s->drops += __atomic_load_n(&k->drops, __ATOMIC_RELAXED);
 		for (int r = 0; r < NIC_DROP_NR_REASONS; r++)
-			s->drop_reason[r] += atomic_load(&k->drop[r]);
+			s->drop_reason[r] += __atomic_load_n(&k->drop[r], __ATOMIC_RELAXED);
 	}
 	s->capture_overflow = atomic_load(&c->overflow);
 	return DOCA_SUCCESS;
@@ -259,41 +250,32 @@ doca_error_t nic_port_set_root(uint16_t id, struct nic_pipe *root, struct nic_pi
 	return DOCA_ERROR_ALREADY_EXIST;
 }
 
-/* Add n to a count of shard sh: a plain add on an owned shard (nic_cell_add's rule). */
-static inline void count_add(_Atomic uint64_t *c, uint64_t n, uint32_t sh)
-{
-	if (sh < NIC_CNT_SHARDS - 1)
-		atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n, memory_order_relaxed);
-	else
-		atomic_fetch_add_explicit(c, n, memory_order_relaxed);
-}
-
 void nic_port_account(uint16_t id, uint32_t shard, const struct nic_port_delta *d)
 {
 	struct port_counts *k = &ports[id].cnt[shard];
 	if (d->rx_pkts) {
-		count_add(&k->rx_pkts, d->rx_pkts, shard);
-		count_add(&k->rx_bytes, d->rx_bytes, shard);
+		nic_shard_add(&k->rx_pkts, d->rx_pkts, shard);
+		nic_shard_add(&k->rx_bytes, d->rx_bytes, shard);
 	}
 	if (d->rx_errors)
-		count_add(&k->rx_errors, d->rx_errors, shard);
+		nic_shard_add(&k->rx_errors, d->rx_errors, shard);
 	if (d->drops) {
-		count_add(&k->drops, d->drops, shard);
+		nic_shard_add(&k->drops, d->drops, shard);
 		for (int r = 0; r < NIC_DROP_NR_REASONS; r++)
 			if (d->drop[r])
-				count_add(&k->drop[r], d->drop[r], shard);
+				nic_shard_add(&k->drop[r], d->drop[r], shard);
 	}
 	if (d->host)
-		count_add(&k->host, d->host, shard);
+		nic_shard_add(&k->host, d->host, shard);
 	if (d->kernel)
-		count_add(&k->kernel, d->kernel, shard);
+		nic_shard_add(&k->kernel, d->kernel, shard);
 }
 
 void nic_port_account_tx(uint32_t id, uint32_t shard, uint64_t pkts, uint64_t bytes)
 {
 	struct port_counts *k = &ports[id].cnt[shard];
-	count_add(&k->tx_pkts, pkts, shard);
-	count_add(&k->tx_bytes, bytes, shard);
+	nic_shard_add(&k->tx_pkts, pkts, shard);
+	nic_shard_add(&k->tx_bytes, bytes, shard);
 }
 
 /*
