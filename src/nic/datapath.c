@@ -411,7 +411,6 @@ static struct hot_plan hot_plan_make(const struct root_plan *rp, uint16_t port_i
 struct hot_plan_key {
 	const struct nic_pipe *pp;
 	struct nic_bucket *buckets;
-	void *pool;
 	uint64_t cmask, cval, emask;
 	uint32_t nr_buckets, cw, ew, shard;
 	uint16_t port_id;
@@ -425,8 +424,7 @@ static inline const struct hot_plan *hot_plan_of(const struct root_plan *rp, uin
 	struct hot_plan_key k;
 	memset(&k, 0, sizeof(k)); /* padding too: the keys are compared whole */
 	k.pp = rp->pp;
-	k.buckets = rp->buckets;
-	k.pool = rp->pool;
+	k.buckets = rp->buckets; /* the pool is the pipe's for its life */
 	k.cmask = rp->cmask;
 	k.cval = rp->cval;
 	k.emask = rp->emask;
@@ -496,8 +494,8 @@ static inline struct nic_entry *bucket_find_word(const struct nic_bucket *bk, vo
 }
 
 /* The entry of bucket bk that a key of hash h most likely is, to prefetch before the
- * lookup: the first way with its tag (NULL if that way is free: a freed way keeps its tag), else the
- * chain's first. The lookup checks it, then the others (bucket_find_word). */
+ * lookup: the first way with its tag (NULL if that way is free: a freed way keeps its
+ * tag), else the chain's first. The lookup checks it, then the others (bucket_find_word). */
 static inline __attribute__((always_inline)) struct nic_bentry *bucket_candidate(const struct nic_bucket *bk,
 										 void *pool, uint32_t h)
 {
