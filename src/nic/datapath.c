@@ -93,7 +93,7 @@ static inline struct nic_entry *basic_lookup(struct nic_pipe *pp, const struct n
 	uint32_t w0 = pp->entry_words[0];
 	uint64_t v0 = pp->nr_entry_words ? k->w[w0] & pp->entry_mask.w[w0] : 0;
 	struct nic_bucket_iter it;
-	nic_bucket_iter_init(&it, &pp->buckets[nic_bucket_of(h, pp->nr_buckets)], pp->pool, h);
+	nic_bucket_iter_init(&it, &pp->buckets[nic_bucket_of(h, pp->nr_buckets)], pp->pool, pp->bnext, h);
 	struct nic_bentry *b;
 	while ((b = nic_bucket_iter_next(&it)) != NULL)
 		if (b->match0 == v0 && entry_key_eq(pp, k, &b->e))
@@ -323,6 +323,7 @@ struct root_plan {
 	struct nic_pipe *pp;
 	struct nic_bucket *buckets;
 	void *pool;
+	const _Atomic uint32_t *bnext;
 	bool basic;	  /* BASIC (tagged buckets), else HASH with the HASH map algorithm */
 	bool one_word;	  /* BASIC on one key word, with at most one constant word */
 	bool prefetch;	  /* prefetch in passes (see root_plan_init) */
@@ -358,6 +359,7 @@ struct hot_plan {
 	bool plain_cells;
 	struct nic_bucket *buckets;
 	void *pool;
+	const _Atomic uint32_t *bnext;
 	uint32_t nr_buckets;
 	const struct nic_pipe *pp;
 	uint32_t shard;
@@ -392,6 +394,7 @@ static struct hot_plan hot_plan_make(const struct root_plan *rp, uint16_t port_i
 					     !__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED),
 			      .buckets = rp->buckets,
 			      .pool = rp->pool,
+			      .bnext = rp->bnext,
 			      .nr_buckets = rp->nr_buckets,
 			      .pp = rp->pp,
 			      .shard = shard};
@@ -452,6 +455,7 @@ static bool root_plan_init(struct nic_pipe *pp, struct root_plan *rp)
 	rp->pp = pp;
 	rp->buckets = pp->buckets;
 	rp->pool = pp->pool;
+	rp->bnext = pp->bnext;
 	rp->nr_buckets = pp->nr_buckets;
 	rp->one_word = rp->basic && pp->nr_entry_words == 1 && pp->nr_const_words <= 1;
 	/* Other roots do more per packet (several key words, usually a next pipe), and the
@@ -482,10 +486,11 @@ static inline __attribute__((always_inline)) uint32_t root_hash(const struct roo
 }
 
 /* The entry of a one-word BASIC table whose first key word is v, from bucket h. */
-static inline struct nic_entry *bucket_find_word(const struct nic_bucket *bk, void *pool, uint32_t h, uint64_t v)
+static inline struct nic_entry *bucket_find_word(const struct nic_bucket *bk, void *pool,
+						 const _Atomic uint32_t *bnext, uint32_t h, uint64_t v)
 {
 	struct nic_bucket_iter it;
-	nic_bucket_iter_init(&it, bk, pool, h);
+	nic_bucket_iter_init(&it, bk, pool, bnext, h);
 	struct nic_bentry *b;
 	while ((b = nic_bucket_iter_next(&it)) != NULL)
 		if (b->match0 == v)
@@ -503,7 +508,7 @@ static inline __attribute__((always_inline)) struct nic_bentry *bucket_candidate
 	if (NIC_LIKELY(m))
 		return nic_bucket_entry(pool,
 					atomic_load_explicit(&bk->way[__builtin_ctzll(m) / 16], memory_order_acquire));
-	return atomic_load_explicit(&bk->over, memory_order_acquire);
+	return nic_bucket_entry(pool, atomic_load_explicit(&bk->over, memory_order_acquire));
 }
 
 static inline __attribute__((always_inline)) struct nic_entry *root_lookup(const struct root_plan *rp, bool one_word,
@@ -513,7 +518,8 @@ static inline __attribute__((always_inline)) struct nic_entry *root_lookup(const
 		return hash_select(rp->pp, k, nic_hash_index(rp->pp, h));
 	if (!one_word)
 		return basic_lookup(rp->pp, k, h);
-	return bucket_find_word(&rp->buckets[nic_bucket_of(h, rp->nr_buckets)], rp->pool, h, k->w[rp->ew] & rp->emask);
+	return bucket_find_word(&rp->buckets[nic_bucket_of(h, rp->nr_buckets)], rp->pool, rp->bnext, h,
+				k->w[rp->ew] & rp->emask);
 }
 
 /* hit() for the root pipe, inlined into the burst loop: same counters, rewrites and
@@ -543,15 +549,13 @@ static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc
 	dispatch(acc, p, &st->fwd, rp->is_root, 0);
 }
 
-/* Prefetch a BASIC entry's record for a hit: both lines, as a 48-byte record with the
- * first counter cell may span two, and the cell of a worker of another shard, which sits
- * in the pipe's array. Always inlined: GCC finds a function of prefetches alone free of
+/* Prefetch a BASIC entry's record for a hit (a line), and the cell of a worker of
+ * another shard, which sits in the pipe's array. Always inlined: GCC finds a function of prefetches alone free of
  * side effects and drops its calls before inlining it (W1 at N=1M ran at half speed). */
 static inline __attribute__((always_inline)) void bentry_prefetch(const struct nic_pipe *pp,
 								  const struct nic_bentry *b, uint32_t shard)
 {
 	__builtin_prefetch(b, 1);
-	__builtin_prefetch((const char *)b + sizeof(*b) - 1, 1);
 	if (NIC_UNLIKELY(shard != 0))
 		__builtin_prefetch(nic_entry_cell(pp, &b->e, shard), 1);
 }
@@ -700,8 +704,10 @@ static inline __attribute__((always_inline)) bool root_hot_exec(struct burst_acc
 	/* nic_entry_hit, with the usual own counter a plain add (the rule of nic_cell_add). */
 	if (NIC_LIKELY(hp->plain_cells && (atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT))) {
 		struct nic_cnt_cell *c = nic_entry_cell(hp->pp, e, hp->shard);
-		__atomic_store_n(&c->pkts, __atomic_load_n(&c->pkts, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
-		__atomic_store_n(&c->bytes, __atomic_load_n(&c->bytes, __ATOMIC_RELAXED) + b->len, __ATOMIC_RELAXED);
+		uint64_t w = __atomic_load_n(&c->w, __ATOMIC_RELAXED) + (NIC_CELL_ONE_PKT | b->len);
+		__atomic_store_n(&c->w, w, __ATOMIC_RELAXED);
+		if (NIC_UNLIKELY(w >> 63))
+			nic_cell_fold(hp->pp, e, c);
 	} else {
 		nic_entry_hit(hp->pp, e, b->len, hp->shard);
 	}
@@ -845,7 +851,7 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 		const struct nic_buf *b = &bufs[i];
 		struct nic_bentry *be = cand[i];
 		struct nic_entry *e = be && be->match0 == v[i] ? &be->e
-				      : bk[i]			? bucket_find_word(bk[i], hp.pool, h[i], v[i])
+				      : bk[i]			? bucket_find_word(bk[i], hp.pool, hp.bnext, h[i], v[i])
 								: NULL;
 		uint32_t t = l4m[i];
 		if (NIC_LIKELY(t - NIC_L4_META_TCP <= NIC_L4_META_UDP - NIC_L4_META_TCP)) {

@@ -103,25 +103,50 @@ struct nic_entry {
 };
 _Static_assert(sizeof(struct nic_entry) == 16, "a HASH entry is 16 bytes");
 
-/* A counter cell of an entry's own counter, one per shard (struct nic_pipe.cells). */
+/*
+ * A counter cell of an entry's own counter, one per shard (struct nic_pipe.cells): one
+ * word, packets in the top NIC_CELL_PKT_BITS bits and bytes below, so that an entry
+ * counted by two workers costs 16 bytes instead of 32. An add that sets the top bit
+ * (2^23 packets) folds the cell into the entry's wide spill counter (nic_cell_fold);
+ * with frames of at most NIC_MAX_FRAME bytes the bytes cannot overflow first, even with
+ * 2^23 more adds racing the fold on the shared shard.
+ */
 struct nic_cnt_cell {
+	uint64_t w;
+};
+#define NIC_CELL_PKT_BITS 24
+#define NIC_CELL_BYTE_BITS (64 - NIC_CELL_PKT_BITS)
+#define NIC_CELL_ONE_PKT (1ull << NIC_CELL_BYTE_BITS)
+_Static_assert((uint64_t)NIC_MAX_FRAME << NIC_CELL_PKT_BITS < NIC_CELL_ONE_PKT, "cell bytes outlast packets");
+
+static inline uint64_t nic_cell_pkts(uint64_t w)
+{
+	return w >> NIC_CELL_BYTE_BITS;
+}
+static inline uint64_t nic_cell_bytes(uint64_t w)
+{
+	return w & (NIC_CELL_ONE_PKT - 1);
+}
+
+/* What an entry's cells folded (nic_cell_fold), under the pipe's spill_lock. */
+struct nic_cnt_wide {
 	uint64_t pkts, bytes;
 };
 
 /*
- * A BASIC entry: 48 bytes, so that a hit on a one-word pipe reads the match word, the
- * state pointer, the per-entry value and the first counter shard's cell from one
- * record (one line, or two adjacent ones): on a table bigger than the caches that is
- * one DRAM miss per packet fewer than a cell array of its own. Its bucket is recomputed
- * from its match words when it is unlinked (pipe.c), not stored.
+ * A BASIC entry: 32 bytes, half a line, so that a hit on a one-word pipe reads the
+ * match word, the state pointer, the per-entry value and the first counter shard's cell
+ * from one line: on a table bigger than the caches that is one DRAM miss per packet
+ * fewer than a cell array of its own. Its chain link (struct nic_pipe.bnext), read only
+ * past the bucket's ways, is kept apart. Its bucket is recomputed from its match words
+ * when it is unlinked (pipe.c), not stored.
  */
 struct nic_bentry {
-	_Alignas(16) struct nic_entry e; /* first: the entry's address is the object's */
+	_Alignas(32) struct nic_entry e; /* first: the entry's address is the object's */
 	uint64_t match0;		  /* the first matched key word, masked; compared first */
-	_Atomic(struct nic_bentry *) next; /* bucket overflow chain; free list */
 	struct nic_cnt_cell cell0;	  /* its own counter's cell of shard 0 */
 };
-_Static_assert(sizeof(struct nic_bentry) == 48, "a BASIC entry is 48 bytes");
+_Static_assert(sizeof(struct nic_bentry) == 32, "a BASIC entry is 32 bytes");
 
 static inline struct nic_bentry *nic_bentry_of(const struct nic_entry *e)
 {
@@ -140,6 +165,7 @@ struct nic_ctrl_entry {
 	struct {
 		_Alignas(64) struct nic_cnt_cell c; /* a line per shard: each has one writer */
 	} shard[NIC_CNT_SHARDS];
+	struct nic_cnt_wide spill; /* what the cells folded (nic_cell_fold) */
 };
 
 static inline struct nic_ctrl_entry *nic_ctrl_of(const struct nic_entry *e)
@@ -185,12 +211,17 @@ struct nic_pipe {
 	void *pool;
 	uint32_t pool_n;			    /* slots */
 	struct nic_cnt_cell *cells[NIC_CNT_SHARDS]; /* [shard][slot]; BASIC shard 0: in the entry */
+	struct nic_cnt_wide *spill;		    /* [slot]: what the cells folded */
+	pthread_mutex_t spill_lock;		    /* a fold against readers of the cells */
 	uint64_t *bmatch;			    /* BASIC on several words: [slot][word] */
 	uint64_t *used;				    /* bitmap: BASIC slots holding an entry;
 						     * HASH: 64-slot groups that ever held one */
 	uint32_t pool_hw;			    /* BASIC: slots ever handed out */
-	struct core_prefault pool_pf, bmatch_pf, buckets_pf; /* committed ahead (prefault.c) */
-	struct nic_bentry *pool_free;		    /* BASIC: freed slots, linked by next */
+	struct core_prefault pool_pf, bmatch_pf, buckets_pf, bnext_pf; /* committed ahead (prefault.c) */
+	/* BASIC [slot]: the next entry (slot + 1, 0: none) of its bucket's chain, or of the
+	 * free list once freed. */
+	_Atomic uint32_t *bnext;
+	uint32_t pool_free;			    /* BASIC: the first freed slot + 1 */
 	/* BASIC: the buckets (struct nic_bucket), a power of two of them. */
 	struct nic_bucket *buckets;
 	uint32_t nr_buckets;
@@ -261,7 +292,9 @@ static inline uint32_t nic_bucket_of(uint32_t h, uint32_t n)
 struct nic_bucket {
 	_Atomic uint32_t way[NIC_BUCKET_WAYS]; /* pool slot + 1; 0: a free way */
 	_Atomic uint64_t tags;		       /* way i's tag: bits 16i to 16i + 15 */
-	_Atomic(struct nic_bentry *) over;     /* the entries past the ways, linked by next */
+	_Atomic uint32_t over;		       /* the entries past the ways: the first's slot + 1,
+						* linked by nic_pipe.bnext */
+	uint32_t unused;
 };
 _Static_assert(sizeof(struct nic_bucket) == 32, "a bucket is half a cache line");
 
@@ -302,18 +335,20 @@ static inline struct nic_bentry *nic_bucket_entry(void *pool, uint32_t s)
 struct nic_bucket_iter {
 	const struct nic_bucket *b;
 	void *pool;
+	const _Atomic uint32_t *bnext;
 	uint64_t ways;
 	bool chain;
-	struct nic_bentry *next;
+	uint32_t next; /* slot + 1 */
 };
 static inline void nic_bucket_iter_init(struct nic_bucket_iter *it, const struct nic_bucket *b, void *pool,
-					uint32_t h)
+					const _Atomic uint32_t *bnext, uint32_t h)
 {
 	it->b = b;
 	it->pool = pool;
+	it->bnext = bnext;
 	it->ways = nic_bucket_ways(atomic_load_explicit(&b->tags, memory_order_relaxed), nic_bucket_tag(h));
 	it->chain = false;
-	it->next = NULL;
+	it->next = 0;
 }
 static inline struct nic_bentry *nic_bucket_iter_next(struct nic_bucket_iter *it)
 {
@@ -329,21 +364,24 @@ static inline struct nic_bentry *nic_bucket_iter_next(struct nic_bucket_iter *it
 		it->chain = true;
 		it->next = atomic_load_explicit(&it->b->over, memory_order_acquire);
 	} else if (it->next) {
-		it->next = atomic_load_explicit(&it->next->next, memory_order_acquire);
+		it->next = atomic_load_explicit(&it->bnext[it->next - 1], memory_order_acquire);
 	}
-	return it->next;
+	return nic_bucket_entry(it->pool, it->next);
 }
 
 /* The entry in pool slot slot of a BASIC or HASH pipe, and the slot of a pool entry. */
+static inline uint32_t nic_pool_shift(const struct nic_pipe *p)
+{
+	_Static_assert(sizeof(struct nic_bentry) == 32 && sizeof(struct nic_entry) == 16, "pool record sizes");
+	return p->type == NIC_PIPE_BASIC ? 5 : 4;
+}
 static inline struct nic_entry *nic_pool_entry(const struct nic_pipe *p, uint32_t slot)
 {
-	return (struct nic_entry *)(void *)((char *)p->pool + (size_t)slot * (p->type == NIC_PIPE_BASIC ? sizeof(struct nic_bentry) : sizeof(struct nic_entry)));
+	return (struct nic_entry *)(void *)((char *)p->pool + ((size_t)slot << nic_pool_shift(p)));
 }
 static inline uint32_t nic_entry_slot(const struct nic_pipe *p, const struct nic_entry *e)
 {
-	uint64_t x = ((uintptr_t)e - (uintptr_t)p->pool) / 16;
-	/* x / 3 for a BASIC slot, without a division (exact for x < 2^32 multiples of 3). */
-	return (uint32_t)(p->type == NIC_PIPE_BASIC ? (x * 0xaaaaaaabull) >> 33 : x);
+	return (uint32_t)(((uintptr_t)e - (uintptr_t)p->pool) >> nic_pool_shift(p));
 }
 
 /* The entry index of a HASH pipe for hash h (what doca_flow_pipe_calc_hash implies). */
@@ -373,11 +411,22 @@ static inline void nic_counter_add(struct nic_counter *c, uint64_t pkts, uint64_
 	nic_shard_add(&c->shard[shard].bytes, bytes, shard);
 }
 
-/* Bump an own-counter cell from the datapath (nic_shard_add's rule). */
-static inline void nic_cell_add(struct nic_cnt_cell *c, uint64_t bytes, uint32_t shard)
+/* Move cell c of entry e into its spill counter: rare (every 2^23 packets of a cell). */
+void nic_cell_fold(const struct nic_pipe *p, const struct nic_entry *e, struct nic_cnt_cell *c);
+
+/* Bump own-counter cell c of entry e from the datapath (nic_shard_add's rule). */
+static inline void nic_cell_add(const struct nic_pipe *p, const struct nic_entry *e, struct nic_cnt_cell *c,
+				uint32_t len, uint32_t shard)
 {
-	nic_shard_add(&c->pkts, 1, shard);
-	nic_shard_add(&c->bytes, bytes, shard);
+	uint64_t inc = NIC_CELL_ONE_PKT | len, w;
+	if (NIC_UNLIKELY(shard == NIC_CNT_SHARDS - 1)) {
+		w = __atomic_add_fetch(&c->w, inc, __ATOMIC_RELAXED);
+	} else {
+		w = __atomic_load_n(&c->w, __ATOMIC_RELAXED) + inc;
+		__atomic_store_n(&c->w, w, __ATOMIC_RELAXED);
+	}
+	if (NIC_UNLIKELY(w >> 63))
+		nic_cell_fold(p, e, c);
 }
 
 /* The own-counter cell of entry e for shard: the pool's array, or a CONTROL entry's own. */
@@ -396,14 +445,14 @@ static inline void nic_entry_hit(const struct nic_pipe *p, struct nic_entry *e, 
 {
 	uint32_t f = atomic_load_explicit(&e->flags, memory_order_relaxed);
 	if (f & NIC_EF_OWN_CNT) {
-		nic_cell_add(nic_entry_cell(p, e, shard), len, shard);
+		nic_cell_add(p, e, nic_entry_cell(p, e, shard), len, shard);
 	} else {
 		struct nic_counter *cnt = atomic_load_explicit(&e->state, memory_order_acquire)->cnt;
 		if (cnt)
 			nic_counter_add(cnt, 1, len, shard);
 	}
 	if (NIC_UNLIKELY(__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED)) && !(f & NIC_EF_OWN_CNT))
-		nic_cell_add(nic_entry_cell(p, e, shard), len, shard);
+		nic_cell_add(p, e, nic_entry_cell(p, e, shard), len, shard);
 }
 
 /* Sum of an entry's own-counter cells. */

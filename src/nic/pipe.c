@@ -148,6 +148,7 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
 	pthread_mutex_init(&p->lock, &ma);
 	pthread_mutexattr_destroy(&ma);
+	pthread_mutex_init(&p->spill_lock, NULL);
 
 	struct nic_fwd *miss = core_malloc(sizeof(*miss));
 	doca_error_t err = DOCA_ERROR_NO_MEMORY;
@@ -193,6 +194,7 @@ fail:
 	nic_pool_free(p);
 	nic_lazy_free(p->buckets, (size_t)p->nr_buckets * sizeof(*p->buckets));
 	pthread_mutex_destroy(&p->lock);
+	pthread_mutex_destroy(&p->spill_lock);
 	free(p);
 	return err;
 }
@@ -338,7 +340,7 @@ static bool basic_entry_eq(const struct nic_pipe *p, const struct nic_entry *e, 
 static struct nic_bentry *basic_find(struct nic_pipe *p, const struct nic_key *k, uint32_t h)
 {
 	struct nic_bucket_iter it;
-	nic_bucket_iter_init(&it, &p->buckets[nic_bucket_of(h, p->nr_buckets)], p->pool, h);
+	nic_bucket_iter_init(&it, &p->buckets[nic_bucket_of(h, p->nr_buckets)], p->pool, p->bnext, h);
 	struct nic_bentry *b;
 	while ((b = nic_bucket_iter_next(&it)) != NULL)
 		if (basic_entry_eq(p, &b->e, k))
@@ -360,12 +362,14 @@ static void bucket_link(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
 		atomic_store_explicit(&bk->way[i], nic_entry_slot(p, &b->e) + 1, memory_order_release);
 		return;
 	}
-	atomic_store_explicit(&b->next, atomic_load_explicit(&bk->over, memory_order_relaxed), memory_order_relaxed);
-	atomic_store_explicit(&bk->over, b, memory_order_release);
+	uint32_t slot = nic_entry_slot(p, &b->e);
+	atomic_store_explicit(&p->bnext[slot], atomic_load_explicit(&bk->over, memory_order_relaxed),
+			      memory_order_relaxed);
+	atomic_store_explicit(&bk->over, slot + 1, memory_order_release);
 }
 
 /* Unlink BASIC entry b of hash h from its bucket (lock held). Readers that already hold
- * b may still follow its next until the grace period the caller waits for. */
+ * b may still follow its chain link until the grace period the caller waits for. */
 static void bucket_unlink(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
 {
 	struct nic_bucket *bk = &p->buckets[nic_bucket_of(h, p->nr_buckets)];
@@ -375,13 +379,14 @@ static void bucket_unlink(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
 			atomic_store_explicit(&bk->way[i], 0, memory_order_release);
 			return;
 		}
-	_Atomic(struct nic_bentry *) *link = &bk->over;
-	struct nic_bentry *cur;
-	while ((cur = atomic_load_explicit(link, memory_order_relaxed)) != NULL && cur != b)
-		link = &cur->next;
-	assert(cur == b && "a linked BASIC entry is in its bucket");
-	if (cur == b)
-		atomic_store_explicit(link, atomic_load_explicit(&b->next, memory_order_relaxed), memory_order_release);
+	_Atomic uint32_t *link = &bk->over;
+	uint32_t cur;
+	while ((cur = atomic_load_explicit(link, memory_order_relaxed)) != 0 && cur != s)
+		link = &p->bnext[cur - 1];
+	assert(cur == s && "a linked BASIC entry is in its bucket");
+	if (cur == s)
+		atomic_store_explicit(link, atomic_load_explicit(&p->bnext[s - 1], memory_order_relaxed),
+				      memory_order_release);
 }
 
 /* The fields every pipe type sets, under the lock; NO_MEMORY when no state could be had. */
@@ -759,7 +764,7 @@ void nic_pipe_destroy(struct nic_pipe *p)
 			if (atomic_load_explicit(&bk->way[w], memory_order_relaxed))
 				atomic_store_explicit(&bk->way[w], 0, memory_order_release);
 		if (atomic_load_explicit(&bk->over, memory_order_relaxed))
-			atomic_store_explicit(&bk->over, NULL, memory_order_release);
+			atomic_store_explicit(&bk->over, 0, memory_order_release);
 	}
 	struct nic_ctrl_table *t = atomic_exchange_explicit(&p->ctrl, NULL, memory_order_acq_rel);
 	p->entries = NULL;
@@ -797,6 +802,7 @@ void nic_pipes_free_all(void)
 		for (int i = 0; i < NIC_MAX_PROGS; i++)
 			free(p->progs[i]);
 		pthread_mutex_destroy(&p->lock);
+		pthread_mutex_destroy(&p->spill_lock);
 		free(p);
 		p = next;
 	}

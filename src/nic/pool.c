@@ -64,16 +64,26 @@ static size_t bmatch_bytes(const struct nic_pipe *p)
 	return (size_t)p->pool_n * p->nr_entry_words * sizeof(uint64_t);
 }
 
+static size_t bnext_bytes(const struct nic_pipe *p)
+{
+	return (size_t)p->pool_n * sizeof(*p->bnext);
+}
+
 doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
 {
 	p->pool_n = nslots;
-	_Static_assert(sizeof(struct nic_bentry) == 48 && sizeof(struct nic_entry) == 16, "nic_pool_entry");
 	p->pool = nic_lazy_alloc(pool_bytes(p));
 	p->used = nic_lazy_alloc(used_bytes(p));
 	bool ok = p->pool && p->used;
 	for (int s = p->type == NIC_PIPE_BASIC ? 1 : 0; s < NIC_CNT_SHARDS; s++) {
 		p->cells[s] = nic_lazy_alloc((size_t)nslots * sizeof(struct nic_cnt_cell));
 		ok = ok && p->cells[s];
+	}
+	p->spill = nic_lazy_alloc((size_t)nslots * sizeof(*p->spill));
+	ok = ok && p->spill;
+	if (p->type == NIC_PIPE_BASIC) {
+		p->bnext = nic_lazy_alloc(bnext_bytes(p));
+		ok = ok && p->bnext;
 	}
 	if (p->type == NIC_PIPE_BASIC && p->nr_entry_words > 1) {
 		p->bmatch = nic_lazy_alloc(bmatch_bytes(p));
@@ -85,12 +95,13 @@ doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
 	}
 	/* BASIC records (and further match words) are handed out in order: committed ahead
 	 * of the cursor (nic_slot_take); HASH ones ahead of the highest index added
-	 * (add_chunk); buckets are touched at random: all at once. */
+	 * (add_chunk); buckets and chain links are touched at random: all at once. */
 	core_prefault_start(&p->pool_pf, p->pool, pool_bytes(p), 0);
 	if (p->type == NIC_PIPE_BASIC) {
 		if (p->bmatch)
 			core_prefault_start(&p->bmatch_pf, p->bmatch, bmatch_bytes(p), 0);
 		core_prefault_start(&p->buckets_pf, p->buckets, (size_t)p->nr_buckets * sizeof(*p->buckets), SIZE_MAX);
+		core_prefault_start(&p->bnext_pf, (void *)p->bnext, bnext_bytes(p), SIZE_MAX);
 	}
 	return DOCA_SUCCESS;
 }
@@ -100,6 +111,7 @@ void nic_pool_prefault_stop(struct nic_pipe *p)
 	core_prefault_stop(&p->pool_pf);
 	core_prefault_stop(&p->bmatch_pf);
 	core_prefault_stop(&p->buckets_pf);
+	core_prefault_stop(&p->bnext_pf);
 }
 
 void nic_pool_free(struct nic_pipe *p)
@@ -109,9 +121,13 @@ void nic_pool_free(struct nic_pipe *p)
 	nic_lazy_free(p->used, used_bytes(p));
 	for (int s = 0; s < NIC_CNT_SHARDS; s++)
 		nic_lazy_free(p->cells[s], (size_t)p->pool_n * sizeof(struct nic_cnt_cell));
+	nic_lazy_free(p->spill, (size_t)p->pool_n * sizeof(*p->spill));
 	nic_lazy_free(p->bmatch, bmatch_bytes(p));
+	nic_lazy_free((void *)p->bnext, p->bnext ? bnext_bytes(p) : 0);
+	p->bnext = NULL;
 	p->pool = NULL;
 	p->used = NULL;
+	p->spill = NULL;
 	p->bmatch = NULL;
 	memset(p->cells, 0, sizeof(p->cells));
 }
@@ -171,16 +187,16 @@ uint32_t nic_slot_next_used(const struct nic_pipe *p, uint32_t from)
 
 struct nic_bentry *nic_slot_take(struct nic_pipe *p)
 {
-	struct nic_bentry *b = p->pool_free;
-	if (b) {
-		p->pool_free = atomic_load_explicit(&b->next, memory_order_relaxed);
-		atomic_store_explicit(&b->next, NULL, memory_order_relaxed);
-		return b;
+	uint32_t f = p->pool_free;
+	if (f) {
+		p->pool_free = atomic_load_explicit(&p->bnext[f - 1], memory_order_relaxed);
+		atomic_store_explicit(&p->bnext[f - 1], 0, memory_order_relaxed);
+		return nic_bentry_of(nic_pool_entry(p, f - 1));
 	}
 	if (p->pool_hw >= p->pool_n)
 		return NULL;
 	uint32_t slot = p->pool_hw++;
-	core_prefault_at(&p->pool_pf, (size_t)slot * sizeof(*b));
+	core_prefault_at(&p->pool_pf, (size_t)slot * sizeof(struct nic_bentry));
 	core_prefault_at(&p->bmatch_pf, (size_t)slot * p->nr_entry_words * sizeof(uint64_t));
 	return nic_bentry_of(nic_pool_entry(p, slot));
 }
@@ -188,9 +204,12 @@ struct nic_bentry *nic_slot_take(struct nic_pipe *p)
 void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
 {
 	uint32_t slot = nic_entry_slot(p, e);
+	/* Read before cleared: untouched pages stay so. */
 	for (int s = 0; s < NIC_CNT_SHARDS; s++)
-		if (p->cells[s] && (p->cells[s][slot].pkts || p->cells[s][slot].bytes)) /* untouched pages stay so */
-			memset(&p->cells[s][slot], 0, sizeof(p->cells[s][slot]));
+		if (p->cells[s] && p->cells[s][slot].w)
+			p->cells[s][slot].w = 0;
+	if (p->spill[slot].pkts || p->spill[slot].bytes)
+		p->spill[slot] = (struct nic_cnt_wide){0, 0};
 	/* Field by field: a HASH lookup may read the flags of any slot at any time. */
 	atomic_store_explicit(&e->flags, 0, memory_order_relaxed);
 	atomic_store_explicit(&e->state, NULL, memory_order_relaxed);
@@ -198,21 +217,47 @@ void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
 	if (p->type == NIC_PIPE_BASIC) {
 		struct nic_bentry *b = nic_bentry_of(e);
 		b->match0 = 0;
-		b->cell0.pkts = b->cell0.bytes = 0;
+		b->cell0.w = 0;
 		nic_slot_mark(p, slot, false);
-		atomic_store_explicit(&b->next, p->pool_free, memory_order_relaxed);
-		p->pool_free = b;
+		atomic_store_explicit(&p->bnext[slot], p->pool_free, memory_order_relaxed);
+		p->pool_free = slot + 1;
 	}
+}
+
+static struct nic_cnt_wide *entry_spill(const struct nic_pipe *p, const struct nic_entry *e)
+{
+	return p->pool ? &p->spill[nic_entry_slot(p, e)] : &nic_ctrl_of(e)->spill;
+}
+
+/* The spill lock of a pipe the datapath and readers hold const. */
+static pthread_mutex_t *spill_lock(const struct nic_pipe *p)
+{
+	return &((struct nic_pipe *)p)->spill_lock;
+}
+
+void nic_cell_fold(const struct nic_pipe *p, const struct nic_entry *e, struct nic_cnt_cell *c)
+{
+	struct nic_cnt_wide *sp = entry_spill(p, e);
+	pthread_mutex_lock(spill_lock(p));
+	/* An add racing this one on the shared shard lands before (moved) or after. */
+	uint64_t w = __atomic_exchange_n(&c->w, 0, __ATOMIC_RELAXED);
+	sp->pkts += nic_cell_pkts(w);
+	sp->bytes += nic_cell_bytes(w);
+	pthread_mutex_unlock(spill_lock(p));
 }
 
 void nic_entry_cells_read(const struct nic_pipe *p, const struct nic_entry *e, uint64_t *pkts, uint64_t *bytes)
 {
-	uint64_t tp = 0, tb = 0;
+	/* Under the fold's lock: a fold moves counts between two words. */
+	pthread_mutex_lock(spill_lock(p));
+	const struct nic_cnt_wide *sp = entry_spill(p, e);
+	uint64_t tp = sp->pkts, tb = sp->bytes;
 	for (uint32_t s = 0; s < NIC_CNT_SHARDS; s++) {
-		const struct nic_cnt_cell *c = nic_entry_cell(p, e, s);
-		tp += __atomic_load_n(&c->pkts, __ATOMIC_RELAXED);
-		tb += __atomic_load_n(&c->bytes, __ATOMIC_RELAXED);
+		uint64_t w = __atomic_load_n(&nic_entry_cell(p, e, s)->w, __ATOMIC_RELAXED);
+		tp += nic_cell_pkts(w);
+		tb += nic_cell_bytes(w);
 	}
+	pthread_mutex_unlock(spill_lock(p));
 	*pkts = tp;
 	*bytes = tb;
 }

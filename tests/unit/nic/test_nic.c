@@ -1195,10 +1195,10 @@ static uint32_t bucket_ways_used(const struct nic_bucket *bk)
 	return n;
 }
 
-static uint32_t bucket_chain_len(const struct nic_bucket *bk)
+static uint32_t bucket_chain_len(const struct nic_pipe *p, const struct nic_bucket *bk)
 {
 	uint32_t n = 0;
-	for (struct nic_bentry *b = atomic_load(&bk->over); b; b = atomic_load(&b->next))
+	for (uint32_t s = atomic_load(&bk->over); s; s = atomic_load(&p->bnext[s - 1]))
 		n++;
 	return n;
 }
@@ -1229,7 +1229,7 @@ static void test_bucket_ways_and_chain(void **state)
 	for (uint32_t i = 0; i < 9; i++)
 		e[i] = add_dport_sport(p, d[i], (uint16_t)(2000 + i), DOCA_SUCCESS);
 	assert_int_equal(bucket_ways_used(bk), 4);
-	assert_int_equal(bucket_chain_len(bk), 5);
+	assert_int_equal(bucket_chain_len(p, bk), 5);
 	add_dport_sport(p, d[6], 1, DOCA_ERROR_ALREADY_EXIST); /* found on the chain */
 	add_dport_sport(p, d[2], 1, DOCA_ERROR_ALREADY_EXIST); /* found in a way */
 	for (uint32_t i = 0; i < 9; i++)
@@ -1241,7 +1241,7 @@ static void test_bucket_ways_and_chain(void **state)
 		nic_entry_free(p, e[gone[g]]);
 	}
 	assert_int_equal(bucket_ways_used(bk), 3);
-	assert_int_equal(bucket_chain_len(bk), 4);
+	assert_int_equal(bucket_chain_len(p, bk), 4);
 	for (uint32_t i = 0; i < 9; i++)
 		assert_int_equal(sport_out(d[i]), i == 1 || i == 6 ? 0 : 2000 + i);
 	e[1] = add_dport_sport(p, d[1], 3001, DOCA_SUCCESS); /* the free way again */
@@ -1281,6 +1281,102 @@ static void test_bucket_ways_and_chain(void **state)
  * entry's is its index; nic_pipe_entry_at inverts nic_pipe_entry_slot; the shared
  * counter is the one the add named.
  */
+/* Frames to dport 80 of port 0 from a thread of its own (a datapath thread of another
+ * counter shard than the test's). */
+struct cell_sender {
+	pthread_t t;
+	uint32_t n;
+};
+
+static void *cell_send(void *arg)
+{
+	struct cell_sender *cs = arg;
+	uint8_t f[128];
+	struct nic_buf b = {f, ft_udp4(f, 1, 2, 3, 80)};
+	for (uint32_t i = 0; i < cs->n; i++)
+		if (nic_port_rx_burst(0, &b, 1) != 1)
+			return (void *)1;
+	return NULL;
+}
+
+/* Preset every own-counter cell of e to pkts packets and bytes bytes (slot unused). */
+static void cells_preset(struct nic_pipe *p, struct nic_entry *e, uint64_t pkts, uint64_t bytes)
+{
+	for (uint32_t s = 0; s < NIC_CNT_SHARDS; s++)
+		__atomic_store_n(&nic_entry_cell(p, e, s)->w, pkts << NIC_CELL_BYTE_BITS | bytes, __ATOMIC_RELAXED);
+}
+
+/*
+ * Issue 13: an own-counter cell is one word (packets over bytes); at 2^23 packets it
+ * folds into the entry's wide spill counter. With the cells preset just below the fold,
+ * frames of this thread and of two others (the shared shard) cross it while this thread
+ * reads the counter: every read is at least the one before, the last is exact, the
+ * cells are small again; a slot reused after a free starts from zero, spill included.
+ */
+static void test_counter_cells_fold(void **state)
+{
+	(void)state;
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	struct nic_pipe *p = basic_on_dport(0, true, 4);
+	struct nic_entry *e = add_dport_sport(p, 80, 7, DOCA_SUCCESS);
+	uint8_t f[128];
+	const uint64_t len = ft_udp4(f, 1, 2, 3, 80), below = (1ull << 23) - 1;
+	uint64_t pk, by, base = NIC_CNT_SHARDS * below;
+	cells_preset(p, e, below, 1000);
+	assert_int_equal(sport_out(80), 7); /* this thread's cell folds */
+	assert_int_equal(nic_entry_counter_read(p, e, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(pk, base + 1);
+	assert_int_equal(by, NIC_CNT_SHARDS * 1000 + len);
+	assert_int_equal(sport_out(80), 7);
+	assert_int_equal(nic_entry_counter_read(p, e, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(pk, base + 2);
+
+	/* Two more threads: their adds fold the shared shard's cell while this one reads. */
+	cells_preset(p, e, below - 3000, 0);
+	uint64_t pk0, by0;
+	assert_int_equal(nic_entry_counter_read(p, e, &pk0, &by0), DOCA_SUCCESS);
+	struct cell_sender cs[2] = {{.n = 20000}, {.n = 20000}};
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&cs[i].t, NULL, cell_send, &cs[i]), 0);
+	bool joined[2] = {false, false};
+	uint64_t last = pk0;
+	while (!joined[0] || !joined[1]) {
+		assert_int_equal(nic_entry_counter_read(p, e, &pk, &by), DOCA_SUCCESS);
+		assert_true(pk >= last);		      /* a fold never shows twice or not at all */
+		assert_int_equal(by - by0, (pk - pk0) * len); /* packets and bytes of the same frames */
+		last = pk;
+		for (int i = 0; i < 2; i++) {
+			void *rc;
+			if (!joined[i] && pthread_tryjoin_np(cs[i].t, &rc) == 0) {
+				assert_null(rc);
+				joined[i] = true;
+			}
+		}
+	}
+	assert_int_equal(nic_entry_counter_read(p, e, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(pk, pk0 + 40000);
+	assert_int_equal(by, by0 + 40000 * len);
+	/* One sender at least is on the shared shard (one thread owns the other): it folded. */
+	assert_true(nic_cell_pkts(nic_entry_cell(p, e, NIC_CNT_SHARDS - 1)->w) < below - 3000);
+
+	/* The slot again: nothing of the old counter is left. */
+	uint8_t out[128];
+	uint32_t olen;
+	while (nic_capture_pop(1, NIC_CAPTURE_TX, out, sizeof(out), &olen) == DOCA_SUCCESS)
+		; /* the senders' frames */
+	assert_int_equal(nic_entry_remove(p, e), DOCA_SUCCESS);
+	nic_entry_free(p, e);
+	e = add_dport_sport(p, 80, 8, DOCA_SUCCESS);
+	assert_int_equal(sport_out(80), 8);
+	assert_int_equal(nic_entry_counter_read(p, e, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(pk, 1);
+	assert_int_equal(by, len);
+	nic_pipe_destroy(p);
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+}
+
 static void test_entry_add_bulk(void **state)
 {
 	(void)state;
@@ -1369,6 +1465,7 @@ int main(void)
 		cmocka_unit_test(test_entry_pool_and_states),
 		cmocka_unit_test(test_bucket_ways_and_chain),
 		cmocka_unit_test(test_entry_add_bulk),
+		cmocka_unit_test(test_counter_cells_fold),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	nic_shutdown();
