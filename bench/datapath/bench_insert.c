@@ -181,6 +181,58 @@ static struct doca_flow_pipe *root_to(struct doca_flow_pipe *next)
 	return root;
 }
 
+/* One scale measurement's steps: a filled pipe of n entries (HASH: behind a root) and
+ * two workers, each walking all n keys once (every entry hit, its counter bumped, from
+ * both); 0 when the frames all left port 1. *create_s, *rss_empty: after creation. */
+static int scale_steps(bool hash, uint32_t n, double *create_s, uint64_t *rss_empty, struct doca_flow_pipe **pipe,
+		       struct doca_flow_pipe **root)
+{
+	*root = NULL;
+	if (hash) {
+		*pipe = hash_pipe_create(n, create_s);
+		*rss_empty = bench_rss_bytes();
+		hash_fill(*pipe, n);
+		*root = root_to(*pipe);
+	} else {
+		double t0 = bench_now(CLOCK_MONOTONIC);
+		*pipe = w1_pipe_create(n, "SCALE");
+		*create_s = bench_now(CLOCK_MONOTONIC) - t0;
+		*rss_empty = bench_rss_bytes();
+		struct entries_status st;
+		memset(&st, 0, sizeof(st));
+		w1_fill(*pipe, 0, n, 0, &st, NULL);
+	}
+	struct flowdpa_port_stats s0, s1;
+	TRY(flowdpa_port_stats_get(1, &s0));
+	bench_run_workers(2, true, n, 2ull * n, 32, 0, true);
+	TRY(flowdpa_port_stats_get(1, &s1));
+	if (s1.tx_pkts - s0.tx_pkts != 2ull * n) {
+		fprintf(stderr, "bench_datapath: scale %s n=%u: %llu frames left port 1, %llu were sent\n",
+			hash ? "hash" : "basic", n, (unsigned long long)(s1.tx_pkts - s0.tx_pkts), 2ull * n);
+		return 3;
+	}
+	return 0;
+}
+
+static void scale_teardown(struct doca_flow_pipe *pipe, struct doca_flow_pipe *root)
+{
+	if (root)
+		doca_flow_pipe_destroy(root);
+	doca_flow_pipe_destroy(pipe);
+}
+
+/*
+ * Bytes per entry: what the process gains from before the pipe's creation to after the
+ * walk, over n. What a process running traffic pays once, whatever its tables, is
+ * paid first and reported apart (scale_fixed_kb): the same steps on a 1024-entry pipe
+ * (the worker threads' stacks and malloc arenas, the code the walk runs, the root pipe,
+ * the state arena's first page) while an empty HASH pipe big enough to start the
+ * prefault thread (prefault.c), which commits nothing of it, is there: three threads'
+ * stacks, as the measured run has. Both are small, so that no heap they free is there
+ * for the measured fill to reuse. scale_fixed_kb counts the idle pipe's pool too: the
+ * prefault thread commits 4 MiB of a HASH pool ahead of its first index, and a
+ * destroyed NIC pipe's tables stay mapped until DOCA Flow is destroyed.
+ */
 int bench_scale_child(const char *type, uint32_t n)
 {
 	bool hash = strcmp(type, "hash") == 0;
@@ -189,48 +241,32 @@ int bench_scale_child(const char *type, uint32_t n)
 		return 2;
 	}
 	bench_flow_start();
-	struct doca_flow_pipe *pipe, *root = NULL;
+	struct doca_flow_pipe *pipe, *root;
 	double create_s;
+	uint64_t rss_empty, rss_start = bench_rss_bytes();
+	struct doca_flow_pipe *idle = hash_pipe_create(1u << 18, &create_s);
+	int rc = scale_steps(hash, 1024, &create_s, &rss_empty, &pipe, &root);
+	if (rc)
+		return rc;
+	scale_teardown(pipe, root);
+	doca_flow_pipe_destroy(idle);
 	uint64_t rss0 = bench_rss_bytes();
-	if (hash) {
-		pipe = hash_pipe_create(n, &create_s);
-		uint64_t rss_empty = bench_rss_bytes();
-		hash_fill(pipe, n);
-		root = root_to(pipe);
-		printf("scale_empty_bytes_per_entry=%.2f\n", (double)(rss_empty - rss0) / n);
-	} else {
-		double t0 = bench_now(CLOCK_MONOTONIC);
-		pipe = w1_pipe_create(n, "SCALE");
-		create_s = bench_now(CLOCK_MONOTONIC) - t0;
-		uint64_t rss_empty = bench_rss_bytes();
-		struct entries_status st;
-		memset(&st, 0, sizeof(st));
-		w1_fill(pipe, 0, n, 0, &st, NULL);
-		printf("scale_empty_bytes_per_entry=%.2f\n", (double)(rss_empty - rss0) / n);
-	}
-	/* Two workers, each walking all n keys once (every entry hit, its counter bumped, from both). */
-	struct flowdpa_port_stats s0, s1;
-	TRY(flowdpa_port_stats_get(1, &s0));
-	bench_run_workers(2, true, n, 2ull * n, 32, 0, true);
-	TRY(flowdpa_port_stats_get(1, &s1));
+	if ((rc = scale_steps(hash, n, &create_s, &rss_empty, &pipe, &root)) != 0)
+		return rc;
 	uint64_t rss1 = bench_rss_bytes();
-	if (s1.tx_pkts - s0.tx_pkts != 2ull * n) {
-		fprintf(stderr, "bench_datapath: scale %s n=%u: %llu frames left port 1, %llu were sent\n", type, n,
-			(unsigned long long)(s1.tx_pkts - s0.tx_pkts), 2ull * n);
-		return 3;
-	}
-	printf("scale_bytes_per_entry=%.2f\nscale_create_ms=%.3f\nscale_rss_mb=%.1f\n", (double)(rss1 - rss0) / n,
+	printf("scale_fixed_kb=%.0f\nscale_empty_bytes_per_entry=%.2f\nscale_bytes_per_entry=%.2f\n"
+	       "scale_create_ms=%.3f\nscale_rss_mb=%.1f\n",
+	       (double)(rss0 - rss_start) / 1024, (double)(rss_empty - rss0) / n, (double)(rss1 - rss0) / n,
 	       create_s * 1e3, (double)rss1 / (1 << 20));
 	fflush(stdout);
-	if (root)
-		doca_flow_pipe_destroy(root);
-	doca_flow_pipe_destroy(pipe);
+	scale_teardown(pipe, root);
 	bench_flow_stop();
 	return 0;
 }
 
-/* Run `bench_datapath -S type -n n` (this very program); *bpe, *create_ms from its output. */
-static void scale_spawn(const char *type, uint32_t n, double *bpe, double *create_ms)
+/* Run `bench_datapath -S type -n n` (this very program); *bpe, *create_ms, *fixed_kb
+ * from its output. */
+static void scale_spawn(const char *type, uint32_t n, double *bpe, double *create_ms, double *fixed_kb)
 {
 	char cmd[128], line[256];
 	snprintf(cmd, sizeof(cmd), "/proc/%d/exe -S %s -n %u", (int)getpid(), type, n);
@@ -238,45 +274,50 @@ static void scale_spawn(const char *type, uint32_t n, double *bpe, double *creat
 	FILE *p = popen(cmd, "r");
 	if (p == NULL)
 		bench_die("popen scale child", DOCA_ERROR_IO_FAILED);
-	*bpe = *create_ms = -1;
+	*bpe = *create_ms = *fixed_kb = -1;
 	while (fgets(line, sizeof(line), p)) {
 		sscanf(line, "scale_bytes_per_entry=%lf", bpe);
 		sscanf(line, "scale_create_ms=%lf", create_ms);
+		sscanf(line, "scale_fixed_kb=%lf", fixed_kb);
 	}
 	int rc = pclose(p);
-	if (rc != 0 || *bpe < 0 || *create_ms < 0) {
+	if (rc != 0 || *bpe < 0 || *create_ms < 0 || *fixed_kb < 0) {
 		fprintf(stderr, "bench_datapath: scale child `%s` failed (status %d)\n", cmd, rc);
 		exit(3);
 	}
 }
 
+static void scale_print(const char *type, uint32_t n, double *bpe, double *create_ms, double *fixed_kb, int reps)
+{
+	char key[64];
+	snprintf(key, sizeof(key), "scale_%s_n%u_bytes_per_entry", type, n);
+	bench_print_median(key, bpe, reps);
+	snprintf(key, sizeof(key), "scale_%s_n%u_fixed_kb", type, n);
+	bench_print_median(key, fixed_kb, reps);
+	/* Creation in a fresh process, where nothing of the table is resident yet. */
+	snprintf(key, sizeof(key), "scale_create_%s_n%u_ms", type, n);
+	bench_print_median(key, create_ms, reps);
+}
+
 void bench_scale_part(uint32_t n, bool hash, bool basic)
 {
 	int reps = bench_reps > 3 ? 3 : bench_reps;
-	double hb[99], hc[99], bb[99], bc[99];
+	double hb[99], hc[99], hf[99], bb[99], bc[99], bf[99];
 	for (int r = 0; r < reps; r++) {
 		if (hash)
-			scale_spawn("hash", n, &hb[r], &hc[r]);
+			scale_spawn("hash", n, &hb[r], &hc[r], &hf[r]);
 		if (basic)
-			scale_spawn("basic", n, &bb[r], &bc[r]);
+			scale_spawn("basic", n, &bb[r], &bc[r], &bf[r]);
 	}
-	char key[64];
-	/* Creation in a fresh process, where nothing of the table is resident yet. */
 	if (hash) {
-		snprintf(key, sizeof(key), "scale_hash_n%u_bytes_per_entry", n);
-		bench_print_median(key, hb, reps);
+		scale_print("hash", n, hb, hc, hf, reps);
 		if (n == 1u << 20)
 			bench_bpe_hash = bench_median(hb, reps);
-		snprintf(key, sizeof(key), "scale_create_hash_n%u_ms", n);
-		bench_print_median(key, hc, reps);
 	}
 	if (basic) {
-		snprintf(key, sizeof(key), "scale_basic_n%u_bytes_per_entry", n);
-		bench_print_median(key, bb, reps);
+		scale_print("basic", n, bb, bc, bf, reps);
 		if (n == 1u << 20)
 			bench_bpe_basic = bench_median(bb, reps);
-		snprintf(key, sizeof(key), "scale_create_basic_n%u_ms", n);
-		bench_print_median(key, bc, reps);
 	}
 	printf("scale_target_hash_bytes_per_entry=%d\nscale_target_basic_bytes_per_entry=%d\n"
 	       "scale_target_create_hash_n16777216_ms=%d\n",

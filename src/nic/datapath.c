@@ -93,7 +93,7 @@ static inline struct nic_entry *basic_lookup(struct nic_pipe *pp, const struct n
 	uint32_t w0 = pp->entry_words[0];
 	uint64_t v0 = pp->nr_entry_words ? k->w[w0] & pp->entry_mask.w[w0] : 0;
 	struct nic_bucket_iter it;
-	nic_bucket_iter_init(&it, &pp->buckets[nic_bucket_of(h, pp->nr_buckets)], pp->pool, pp->bnext, h);
+	nic_bucket_iter_init(&it, &pp->buckets[nic_bucket_of(h, pp->nr_buckets)], pp->pool, h);
 	struct nic_bentry *b;
 	while ((b = nic_bucket_iter_next(&it)) != NULL)
 		if (b->match0 == v0 && entry_key_eq(pp, k, &b->e))
@@ -113,7 +113,7 @@ static struct nic_entry *control_lookup(struct nic_pipe *pp, const struct nic_pk
 		uint64_t diff = 0;
 		for (int w = 0; w < NIC_KEY_WORDS; w++)
 			diff |= (k->w[w] & c->mask.w[w]) ^ c->match.w[w];
-		if (diff == 0 && (atomic_load_explicit(&e->flags, memory_order_acquire) & NIC_EF_ENABLED) &&
+		if (diff == 0 && (nic_entry_flags(e, memory_order_acquire) & NIC_EF_ENABLED) &&
 		    (c->cond == NULL || nic_cond_eval(c->cond, p->data, p->len, &p->off, k)))
 			return e;
 	}
@@ -128,7 +128,7 @@ _Static_assert(NIC_SEL_SKIP_TWICE - 1 == NIC_SEL_SKIP_ONCE && NIC_SEL_SKIP_ONCE 
 static struct nic_entry *hash_usable(struct nic_pipe *pp, uint32_t i, bool consume)
 {
 	struct nic_entry *e = nic_pool_entry(pp, i);
-	uint32_t f = atomic_load_explicit(&e->flags, memory_order_acquire);
+	uint32_t f = nic_entry_flags(e, memory_order_acquire);
 	if ((f & (NIC_EF_LINKED | NIC_EF_ENABLED)) != (NIC_EF_LINKED | NIC_EF_ENABLED))
 		return NULL;
 	if (pp->idxsel) {
@@ -252,7 +252,7 @@ static void hit(struct burst_acc *acc, struct nic_pkt *p, struct nic_pipe *pp, s
 	nic_entry_hit(pp, e, p->len, acc->shard);
 	if (pp->mem)
 		atomic_fetch_add_explicit(&pp->mem->cells[nic_entry_slot(pp, e)], 1, memory_order_relaxed);
-	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
+	struct nic_entry_state *st = nic_entry_state(e, memory_order_acquire);
 	nic_dp_entry_actions(p, e, st, pp->ps_field);
 	if (NIC_UNLIKELY(st->fields & (1u << NIC_AF_PROG))) {
 		nic_prog_run(pp->progs[st->actions.prog - 1], p->data, p->len, &p->off, &p->key);
@@ -323,7 +323,6 @@ struct root_plan {
 	struct nic_pipe *pp;
 	struct nic_bucket *buckets;
 	void *pool;
-	const _Atomic uint32_t *bnext;
 	bool basic;	  /* BASIC (tagged buckets), else HASH with the HASH map algorithm */
 	bool one_word;	  /* BASIC on one key word, with at most one constant word */
 	bool prefetch;	  /* prefetch in passes (see root_plan_init) */
@@ -359,7 +358,6 @@ struct hot_plan {
 	bool plain_cells;
 	struct nic_bucket *buckets;
 	void *pool;
-	const _Atomic uint32_t *bnext;
 	uint32_t nr_buckets;
 	const struct nic_pipe *pp;
 	uint32_t shard;
@@ -394,7 +392,6 @@ static struct hot_plan hot_plan_make(const struct root_plan *rp, uint16_t port_i
 					     !__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED),
 			      .buckets = rp->buckets,
 			      .pool = rp->pool,
-			      .bnext = rp->bnext,
 			      .nr_buckets = rp->nr_buckets,
 			      .pp = rp->pp,
 			      .shard = shard};
@@ -455,7 +452,6 @@ static bool root_plan_init(struct nic_pipe *pp, struct root_plan *rp)
 	rp->pp = pp;
 	rp->buckets = pp->buckets;
 	rp->pool = pp->pool;
-	rp->bnext = pp->bnext;
 	rp->nr_buckets = pp->nr_buckets;
 	rp->one_word = rp->basic && pp->nr_entry_words == 1 && pp->nr_const_words <= 1;
 	/* Other roots do more per packet (several key words, usually a next pipe), and the
@@ -486,11 +482,10 @@ static inline __attribute__((always_inline)) uint32_t root_hash(const struct roo
 }
 
 /* The entry of a one-word BASIC table whose first key word is v, from bucket h. */
-static inline struct nic_entry *bucket_find_word(const struct nic_bucket *bk, void *pool,
-						 const _Atomic uint32_t *bnext, uint32_t h, uint64_t v)
+static inline struct nic_entry *bucket_find_word(const struct nic_bucket *bk, void *pool, uint32_t h, uint64_t v)
 {
 	struct nic_bucket_iter it;
-	nic_bucket_iter_init(&it, bk, pool, bnext, h);
+	nic_bucket_iter_init(&it, bk, pool, h);
 	struct nic_bentry *b;
 	while ((b = nic_bucket_iter_next(&it)) != NULL)
 		if (b->match0 == v)
@@ -518,8 +513,7 @@ static inline __attribute__((always_inline)) struct nic_entry *root_lookup(const
 		return hash_select(rp->pp, k, nic_hash_index(rp->pp, h));
 	if (!one_word)
 		return basic_lookup(rp->pp, k, h);
-	return bucket_find_word(&rp->buckets[nic_bucket_of(h, rp->nr_buckets)], rp->pool, rp->bnext, h,
-				k->w[rp->ew] & rp->emask);
+	return bucket_find_word(&rp->buckets[nic_bucket_of(h, rp->nr_buckets)], rp->pool, h, k->w[rp->ew] & rp->emask);
 }
 
 /* hit() for the root pipe, inlined into the burst loop: same counters, rewrites and
@@ -533,7 +527,7 @@ static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc
 	int ps_field = one_word ? -1 : rp->ps_field;
 	if (!one_word && rp->has_mem)
 		atomic_fetch_add_explicit(&rp->pp->mem->cells[nic_entry_slot(rp->pp, e)], 1, memory_order_relaxed);
-	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
+	struct nic_entry_state *st = nic_entry_state(e, memory_order_acquire);
 	nic_dp_entry_actions(p, e, st, ps_field);
 	if (NIC_UNLIKELY(st->fields & (1u << NIC_AF_PROG))) {
 		nic_prog_run(rp->pp->progs[st->actions.prog - 1], p->data, p->len, &p->off, &p->key);
@@ -587,10 +581,11 @@ static inline __attribute__((always_inline)) void root_burst_prefetched(struct b
 		struct nic_entry *e = pre[i] = ok[i] ? root_lookup(rp, one_word, &pk[i].key, h[i]) : NULL;
 		if (e == NULL)
 			continue;
-		if (atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT) {
+		uint32_t sf = atomic_load_explicit(&e->sf, memory_order_acquire);
+		if (sf & NIC_EF_OWN_CNT) {
 			__builtin_prefetch(nic_entry_cell(rp->pp, e, acc->shard), 1);
 		} else {
-			struct nic_counter *cnt = atomic_load_explicit(&e->state, memory_order_acquire)->cnt;
+			struct nic_counter *cnt = nic_state_at(sf >> NIC_EF_BITS)->cnt;
 			if (cnt)
 				__builtin_prefetch(&cnt->shard[acc->shard], 1);
 		}
@@ -697,12 +692,13 @@ static inline __attribute__((always_inline)) bool root_hot_exec(struct burst_acc
 								const struct nic_buf *b, uint32_t l4meta,
 								struct nic_entry *e)
 {
-	struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
+	uint32_t sf = atomic_load_explicit(&e->sf, memory_order_acquire);
+	struct nic_entry_state *st = nic_state_at(sf >> NIC_EF_BITS);
 	uint32_t f = st->fields;
 	if ((f & ~L4_FIELDS) || NIC_UNLIKELY(!(st->tx_bit & acc->plain_tx) && !hot_tx_first(acc, st->tx_bit)))
 		return false;
 	/* nic_entry_hit, with the usual own counter a plain add (the rule of nic_cell_add). */
-	if (NIC_LIKELY(hp->plain_cells && (atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT))) {
+	if (NIC_LIKELY(hp->plain_cells && (sf & NIC_EF_OWN_CNT))) {
 		struct nic_cnt_cell *c = nic_entry_cell(hp->pp, e, hp->shard);
 		uint64_t w = __atomic_load_n(&c->w, __ATOMIC_RELAXED) + (NIC_CELL_ONE_PKT | b->len);
 		__atomic_store_n(&c->w, w, __ATOMIC_RELAXED);
@@ -851,7 +847,7 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 		const struct nic_buf *b = &bufs[i];
 		struct nic_bentry *be = cand[i];
 		struct nic_entry *e = be && be->match0 == v[i] ? &be->e
-				      : bk[i]			? bucket_find_word(bk[i], hp.pool, hp.bnext, h[i], v[i])
+				      : bk[i]			? bucket_find_word(bk[i], hp.pool, h[i], v[i])
 								: NULL;
 		uint32_t t = l4m[i];
 		if (NIC_LIKELY(t - NIC_L4_META_TCP <= NIC_L4_META_UDP - NIC_L4_META_TCP)) {

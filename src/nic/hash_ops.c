@@ -18,16 +18,16 @@ static inline doca_error_t hash_op_run(struct nic_pipe *p, const struct nic_hash
 	if (op->index >= p->nr_entries)
 		return DOCA_ERROR_INVALID_VALUE;
 	struct nic_entry *e = nic_pool_entry(p, op->index);
-	if (!(atomic_load_explicit(&e->flags, memory_order_acquire) & NIC_EF_LINKED))
+	if (!(nic_entry_flags(e, memory_order_acquire) & NIC_EF_LINKED))
 		return DOCA_ERROR_NOT_FOUND;
 	switch (op->type) {
 	case NIC_HASH_OP_ENABLE:
-		atomic_fetch_or_explicit(&e->flags, NIC_EF_ENABLED, memory_order_release);
+		nic_entry_flags_set(e, NIC_EF_ENABLED, memory_order_release);
 		return DOCA_SUCCESS;
 	case NIC_HASH_OP_DISABLE:
 		if (identity)
 			return DOCA_ERROR_NOT_SUPPORTED;
-		atomic_fetch_and_explicit(&e->flags, ~NIC_EF_ENABLED, memory_order_release);
+		nic_entry_flags_clear(e, NIC_EF_ENABLED, memory_order_release);
 		return DOCA_SUCCESS;
 	case NIC_HASH_OP_REPLACE: {
 		if (ps_bits == 0)
@@ -35,7 +35,7 @@ static inline doca_error_t hash_op_run(struct nic_pipe *p, const struct nic_hash
 		if (ps_bits < 64 && op->value >> ps_bits)
 			return DOCA_ERROR_INVALID_VALUE;
 		/* The value lives in the entry (interned state) or in its private state. */
-		struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_relaxed);
+		struct nic_entry_state *st = nic_entry_state(e, memory_order_relaxed);
 		atomic_store_explicit(st->val_in_entry ? &e->val : &st->ps_value, (uint32_t)op->value,
 				      memory_order_release);
 		return DOCA_SUCCESS;
@@ -85,7 +85,7 @@ static doca_error_t hash_entry_lock(const struct nic_pipe *cp, uint32_t index, s
 		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&p->lock);
 	*e = nic_pool_entry(p, index);
-	if (!(atomic_load_explicit(&(*e)->flags, memory_order_acquire) & NIC_EF_LINKED)) {
+	if (!(nic_entry_flags((*e), memory_order_acquire) & NIC_EF_LINKED)) {
 		pthread_mutex_unlock(&p->lock);
 		return DOCA_ERROR_NOT_FOUND;
 	}
@@ -99,9 +99,9 @@ doca_error_t nic_hash_entry_state(const struct nic_pipe *p, uint32_t index, bool
 	if (err != DOCA_SUCCESS)
 		return err;
 	if (enabled)
-		*enabled = atomic_load_explicit(&e->flags, memory_order_acquire) & NIC_EF_ENABLED;
+		*enabled = nic_entry_flags(e, memory_order_acquire) & NIC_EF_ENABLED;
 	if (ps_value) {
-		struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_relaxed);
+		struct nic_entry_state *st = nic_entry_state(e, memory_order_relaxed);
 		*ps_value = atomic_load_explicit(st->val_in_entry ? &e->val : &st->ps_value, memory_order_acquire);
 	}
 	pthread_mutex_unlock(&((struct nic_pipe *)p)->lock);

@@ -20,7 +20,7 @@
 #define NIC_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /*
- * What the datapath reads of an entry through one acquire load of its state pointer. An
+ * What the datapath reads of an entry through one acquire load of its state reference. An
  * update publishes a whole new state (actions, fwd and per-entry value together), so a
  * packet never mixes old actions with a new value; the provider's path-selector replace
  * is a single-word store of the value. Both run under the pipe lock.
@@ -81,36 +81,38 @@ static inline void nic_entry_state_init(struct nic_entry_state *st, const struct
 	st->l4_set = nic_l4_set_word(actions);
 }
 
-/* Entry flags (nic_entry.flags). */
+/* The states' arena (states.c): every entry state lives in one lazily committed array
+ * and is known by its index there, its reference (0: none), which fits beside an
+ * entry's flags in one word. */
+#define NIC_EF_BITS 5
+#define NIC_EF_MASK ((1u << NIC_EF_BITS) - 1)
+extern struct nic_entry_state *nic_state_arena;
+static inline struct nic_entry_state *nic_state_at(uint32_t ref)
+{
+	return ref ? &nic_state_arena[ref] : NULL;
+}
+static inline uint32_t nic_state_ref(const struct nic_entry_state *s)
+{
+	return s ? (uint32_t)(s - nic_state_arena) : 0;
+}
+/* A state's memory from the arena (uninitialised), NULL when the arena is full. */
+struct nic_entry_state *nic_state_alloc(void);
+void nic_state_free(struct nic_entry_state *s);
+
+/* Entry flags (the low NIC_EF_BITS of nic_entry.sf). */
 #define NIC_EF_ENABLED 1u  /* HASH: usable (the provider's enable/disable) */
 #define NIC_EF_LINKED 2u   /* in the structure the datapath walks */
-#define NIC_EF_OWN_CNT 4u  /* counts in the pipe's counter cells at its slot */
+#define NIC_EF_OWN_CNT 4u  /* counts in its own counter cells */
 #define NIC_EF_USED 8u	   /* the slot holds an entry (added, not yet freed) */
 #define NIC_EF_DESTROYED 16u /* unlinked by its pipe's destruction, which frees it */
+_Static_assert(NIC_EF_DESTROYED <= NIC_EF_MASK, "flags in NIC_EF_BITS");
 
-/*
- * An entry: what a hit reads of it, 16 bytes. A HASH pipe's pool is an array of these
- * (slot = index: four entries per cache line), a BASIC pipe's entry is one inside a
- * struct nic_bentry (with its match word and chain link), a CONTROL entry one at the
- * head of a struct nic_ctrl_entry. Everything else an entry has is derived from its
- * pipe and slot (nic_entry_slot) or shared in its state: the shared counter (per
- * distinct actions, fwd and counter), the pipe (callers pass it), the index (the slot).
- */
-struct nic_entry {
-	_Alignas(16) _Atomic(struct nic_entry_state *) state;
-	_Atomic uint32_t val;	/* the per-entry value of an interned state (see above) */
-	_Atomic uint32_t flags; /* NIC_EF_* */
-};
-_Static_assert(sizeof(struct nic_entry) == 16, "a HASH entry is 16 bytes");
-
-/*
- * A counter cell of an entry's own counter, one per shard (struct nic_pipe.cells): one
- * word, packets in the top NIC_CELL_PKT_BITS bits and bytes below, so that an entry
- * counted by two workers costs 16 bytes instead of 32. An add that sets the top bit
- * (2^23 packets) folds the cell into the entry's wide spill counter (nic_cell_fold);
- * with frames of at most NIC_MAX_FRAME bytes the bytes cannot overflow first, even with
- * 2^23 more adds racing the fold on the shared shard.
- */
+/* A counter cell of an entry's own counter, one per shard: one word, packets in the top
+ * NIC_CELL_PKT_BITS bits and bytes below, so that an entry counted by two workers costs
+ * 16 bytes instead of 32. An add that sets the top bit (2^23 packets) folds the cell
+ * into the entry's wide spill counter (nic_cell_fold); with frames of at most
+ * NIC_MAX_FRAME bytes the bytes cannot overflow first, even with 2^23 more adds racing
+ * the fold on the shared shard. */
 struct nic_cnt_cell {
 	uint64_t w;
 };
@@ -134,17 +136,68 @@ struct nic_cnt_wide {
 };
 
 /*
+ * An entry: what a hit reads of it, 16 bytes. A HASH pipe's pool is an array of these
+ * (slot = index: four entries per cache line), a BASIC pipe's entry is one inside a
+ * struct nic_bentry (with its match word and chain link), a CONTROL entry one at the
+ * head of a struct nic_ctrl_entry. The state reference and the flags share a word, so
+ * that the first counter shard's cell fits in the entry: a hit on a HASH entry counted
+ * by one worker touches nothing but it and its state. Everything else an entry has is
+ * derived from its pipe and slot (nic_entry_slot) or shared in its state: the shared
+ * counter (per distinct actions, fwd and counter), the pipe (callers pass it), the
+ * index (the slot).
+ */
+struct nic_entry {
+	_Alignas(16) _Atomic uint32_t sf; /* state reference << NIC_EF_BITS | NIC_EF_* */
+	_Atomic uint32_t val;		  /* the per-entry value of an interned state (see above) */
+	struct nic_cnt_cell cell0;	  /* pool pipes: its own counter's cell of shard 0 */
+};
+_Static_assert(sizeof(struct nic_entry) == 16, "a HASH entry is 16 bytes");
+
+static inline uint32_t nic_entry_flags(const struct nic_entry *e, memory_order mo)
+{
+	return atomic_load_explicit(&e->sf, mo) & NIC_EF_MASK;
+}
+static inline struct nic_entry_state *nic_entry_state(const struct nic_entry *e, memory_order mo)
+{
+	return nic_state_at(atomic_load_explicit(&e->sf, mo) >> NIC_EF_BITS);
+}
+static inline void nic_entry_flags_set(struct nic_entry *e, uint32_t f, memory_order mo)
+{
+	atomic_fetch_or_explicit(&e->sf, f, mo);
+}
+static inline void nic_entry_flags_clear(struct nic_entry *e, uint32_t f, memory_order mo)
+{
+	atomic_fetch_and_explicit(&e->sf, ~f, mo);
+}
+/* The first word of an entry: state s and flags f, published by one store. */
+static inline void nic_entry_publish(struct nic_entry *e, const struct nic_entry_state *s, uint32_t f,
+				     memory_order mo)
+{
+	atomic_store_explicit(&e->sf, nic_state_ref(s) << NIC_EF_BITS | f, mo);
+}
+/* Replace e's state by s, keeping its flags; returns the old state. */
+static inline struct nic_entry_state *nic_entry_state_swap(struct nic_entry *e, const struct nic_entry_state *s)
+{
+	uint32_t old = atomic_load_explicit(&e->sf, memory_order_relaxed);
+	while (!atomic_compare_exchange_weak_explicit(&e->sf, &old,
+						      nic_state_ref(s) << NIC_EF_BITS | (old & NIC_EF_MASK),
+						      memory_order_acq_rel, memory_order_relaxed))
+		;
+	return nic_state_at(old >> NIC_EF_BITS);
+}
+
+/*
  * A BASIC entry: 32 bytes, half a line, so that a hit on a one-word pipe reads the
- * match word, the state pointer, the per-entry value and the first counter shard's cell
- * from one line: on a table bigger than the caches that is one DRAM miss per packet
- * fewer than a cell array of its own. Its chain link (struct nic_pipe.bnext), read only
- * past the bucket's ways, is kept apart. Its bucket is recomputed from its match words
- * when it is unlinked (pipe.c), not stored.
+ * match word, the state reference, the per-entry value and the first counter shard's
+ * cell from one line: on a table bigger than the caches that is one DRAM miss per
+ * packet fewer than a cell array of its own. Its bucket is recomputed from its match
+ * words when it is unlinked (pipe.c), not stored.
  */
 struct nic_bentry {
 	_Alignas(32) struct nic_entry e; /* first: the entry's address is the object's */
 	uint64_t match0;		  /* the first matched key word, masked; compared first */
-	struct nic_cnt_cell cell0;	  /* its own counter's cell of shard 0 */
+	_Atomic uint32_t next;		  /* bucket overflow chain, free list: slot + 1, 0: end */
+	uint32_t unused;
 };
 _Static_assert(sizeof(struct nic_bentry) == 32, "a BASIC entry is 32 bytes");
 
@@ -164,7 +217,7 @@ struct nic_ctrl_entry {
 	struct nic_ctrl_entry *list_next, *list_prev;
 	struct {
 		_Alignas(64) struct nic_cnt_cell c; /* a line per shard: each has one writer */
-	} shard[NIC_CNT_SHARDS];
+	} shard[NIC_CNT_SHARDS - 1];		    /* shards 1..: shard 0's is in the entry */
 	struct nic_cnt_wide spill; /* what the cells folded (nic_cell_fold) */
 };
 
@@ -210,17 +263,14 @@ struct nic_pipe {
 	 * committed by the pages entries touch. */
 	void *pool;
 	uint32_t pool_n;			    /* slots */
-	struct nic_cnt_cell *cells[NIC_CNT_SHARDS]; /* [shard][slot]; BASIC shard 0: in the entry */
+	struct nic_cnt_cell *cells[NIC_CNT_SHARDS]; /* [shard][slot]; shard 0: in the entry */
 	struct nic_cnt_wide *spill;		    /* [slot]: what the cells folded */
 	pthread_mutex_t spill_lock;		    /* a fold against readers of the cells */
 	uint64_t *bmatch;			    /* BASIC on several words: [slot][word] */
 	uint64_t *used;				    /* bitmap: BASIC slots holding an entry;
 						     * HASH: 64-slot groups that ever held one */
 	uint32_t pool_hw;			    /* BASIC: slots ever handed out */
-	struct core_prefault pool_pf, bmatch_pf, buckets_pf, bnext_pf; /* committed ahead (prefault.c) */
-	/* BASIC [slot]: the next entry (slot + 1, 0: none) of its bucket's chain, or of the
-	 * free list once freed. */
-	_Atomic uint32_t *bnext;
+	struct core_prefault pool_pf, bmatch_pf, buckets_pf; /* committed ahead (prefault.c) */
 	uint32_t pool_free;			    /* BASIC: the first freed slot + 1 */
 	/* BASIC: the buckets (struct nic_bucket), a power of two of them. */
 	struct nic_bucket *buckets;
@@ -293,7 +343,7 @@ struct nic_bucket {
 	_Atomic uint32_t way[NIC_BUCKET_WAYS]; /* pool slot + 1; 0: a free way */
 	_Atomic uint64_t tags;		       /* way i's tag: bits 16i to 16i + 15 */
 	_Atomic uint32_t over;		       /* the entries past the ways: the first's slot + 1,
-						* linked by nic_pipe.bnext */
+						* linked by next */
 	uint32_t unused;
 };
 _Static_assert(sizeof(struct nic_bucket) == 32, "a bucket is half a cache line");
@@ -335,17 +385,15 @@ static inline struct nic_bentry *nic_bucket_entry(void *pool, uint32_t s)
 struct nic_bucket_iter {
 	const struct nic_bucket *b;
 	void *pool;
-	const _Atomic uint32_t *bnext;
 	uint64_t ways;
 	bool chain;
 	uint32_t next; /* slot + 1 */
 };
 static inline void nic_bucket_iter_init(struct nic_bucket_iter *it, const struct nic_bucket *b, void *pool,
-					const _Atomic uint32_t *bnext, uint32_t h)
+					uint32_t h)
 {
 	it->b = b;
 	it->pool = pool;
-	it->bnext = bnext;
 	it->ways = nic_bucket_ways(atomic_load_explicit(&b->tags, memory_order_relaxed), nic_bucket_tag(h));
 	it->chain = false;
 	it->next = 0;
@@ -364,7 +412,7 @@ static inline struct nic_bentry *nic_bucket_iter_next(struct nic_bucket_iter *it
 		it->chain = true;
 		it->next = atomic_load_explicit(&it->b->over, memory_order_acquire);
 	} else if (it->next) {
-		it->next = atomic_load_explicit(&it->bnext[it->next - 1], memory_order_acquire);
+		it->next = atomic_load_explicit(&nic_bucket_entry(it->pool, it->next)->next, memory_order_acquire);
 	}
 	return nic_bucket_entry(it->pool, it->next);
 }
@@ -432,22 +480,22 @@ static inline void nic_cell_add(const struct nic_pipe *p, const struct nic_entry
 /* The own-counter cell of entry e for shard: the pool's array, or a CONTROL entry's own. */
 static inline struct nic_cnt_cell *nic_entry_cell(const struct nic_pipe *p, const struct nic_entry *e, uint32_t shard)
 {
-	if (p->type == NIC_PIPE_BASIC && NIC_LIKELY(shard == 0))
-		return &nic_bentry_of(e)->cell0;
+	if (NIC_LIKELY(shard == 0))
+		return &((struct nic_entry *)(void *)e)->cell0;
 	if (NIC_LIKELY(p->pool != NULL))
 		return &p->cells[shard][nic_entry_slot(p, e)];
-	return &nic_ctrl_of(e)->shard[shard].c;
+	return &nic_ctrl_of(e)->shard[shard - 1].c;
 }
 
 /* A packet hit entry e of pipe p: its counter, and its report hit count when that is on
  * (the own-counter cell, unused by an entry without its own COUNT). */
 static inline void nic_entry_hit(const struct nic_pipe *p, struct nic_entry *e, uint32_t len, uint32_t shard)
 {
-	uint32_t f = atomic_load_explicit(&e->flags, memory_order_relaxed);
+	uint32_t sf = atomic_load_explicit(&e->sf, memory_order_acquire), f = sf & NIC_EF_MASK;
 	if (f & NIC_EF_OWN_CNT) {
 		nic_cell_add(p, e, nic_entry_cell(p, e, shard), len, shard);
 	} else {
-		struct nic_counter *cnt = atomic_load_explicit(&e->state, memory_order_acquire)->cnt;
+		struct nic_counter *cnt = nic_state_at(sf >> NIC_EF_BITS)->cnt;
 		if (cnt)
 			nic_counter_add(cnt, 1, len, shard);
 	}

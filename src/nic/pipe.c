@@ -340,7 +340,7 @@ static bool basic_entry_eq(const struct nic_pipe *p, const struct nic_entry *e, 
 static struct nic_bentry *basic_find(struct nic_pipe *p, const struct nic_key *k, uint32_t h)
 {
 	struct nic_bucket_iter it;
-	nic_bucket_iter_init(&it, &p->buckets[nic_bucket_of(h, p->nr_buckets)], p->pool, p->bnext, h);
+	nic_bucket_iter_init(&it, &p->buckets[nic_bucket_of(h, p->nr_buckets)], p->pool, h);
 	struct nic_bentry *b;
 	while ((b = nic_bucket_iter_next(&it)) != NULL)
 		if (basic_entry_eq(p, &b->e, k))
@@ -362,10 +362,8 @@ static void bucket_link(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
 		atomic_store_explicit(&bk->way[i], nic_entry_slot(p, &b->e) + 1, memory_order_release);
 		return;
 	}
-	uint32_t slot = nic_entry_slot(p, &b->e);
-	atomic_store_explicit(&p->bnext[slot], atomic_load_explicit(&bk->over, memory_order_relaxed),
-			      memory_order_relaxed);
-	atomic_store_explicit(&bk->over, slot + 1, memory_order_release);
+	atomic_store_explicit(&b->next, atomic_load_explicit(&bk->over, memory_order_relaxed), memory_order_relaxed);
+	atomic_store_explicit(&bk->over, nic_entry_slot(p, &b->e) + 1, memory_order_release);
 }
 
 /* Unlink BASIC entry b of hash h from its bucket (lock held). Readers that already hold
@@ -382,11 +380,10 @@ static void bucket_unlink(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
 	_Atomic uint32_t *link = &bk->over;
 	uint32_t cur;
 	while ((cur = atomic_load_explicit(link, memory_order_relaxed)) != 0 && cur != s)
-		link = &p->bnext[cur - 1];
+		link = &nic_bucket_entry(p->pool, cur)->next;
 	assert(cur == s && "a linked BASIC entry is in its bucket");
 	if (cur == s)
-		atomic_store_explicit(link, atomic_load_explicit(&p->bnext[s - 1], memory_order_relaxed),
-				      memory_order_release);
+		atomic_store_explicit(link, atomic_load_explicit(&b->next, memory_order_relaxed), memory_order_release);
 }
 
 /* The fields every pipe type sets, under the lock; NO_MEMORY when no state could be had. */
@@ -399,12 +396,10 @@ static doca_error_t entry_fill(struct nic_pipe *p, struct nic_entry *e, const st
 		CORE_LOG_ERR("pipe '%s': out of memory (an entry's actions)", p->name);
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	atomic_init(&e->state, st);
 	atomic_init(&e->val, val);
 	/* Last, with release: a HASH slot is usable from this store on (hash_usable). */
-	atomic_store_explicit(&e->flags,
-			      NIC_EF_USED | NIC_EF_LINKED | NIC_EF_ENABLED | (attr->own_counter ? NIC_EF_OWN_CNT : 0),
-			      memory_order_release);
+	nic_entry_publish(e, st, NIC_EF_USED | NIC_EF_LINKED | NIC_EF_ENABLED | (attr->own_counter ? NIC_EF_OWN_CNT : 0),
+			  memory_order_release);
 	return DOCA_SUCCESS;
 }
 
@@ -498,7 +493,7 @@ static doca_error_t ctrl_entry_add(struct nic_pipe *p, const struct nic_entry_at
 		if (err != DOCA_SUCCESS) {
 			ctrl_unlink(p, c);
 			p->nr_live--;
-			nic_state_put(p, atomic_load_explicit(&c->e.state, memory_order_relaxed));
+			nic_state_put(p, nic_entry_state(&c->e, memory_order_relaxed));
 		}
 	}
 	pthread_mutex_unlock(&p->lock);
@@ -614,16 +609,16 @@ doca_error_t nic_entry_update(struct nic_pipe *p, struct nic_entry *e, const str
 {
 	if (p->type == NIC_PIPE_HASH && ps_value_check(p, ps_value) != DOCA_SUCCESS)
 		return DOCA_ERROR_INVALID_VALUE;
-	/* A private state: the new actions and value are published by one pointer. */
-	struct nic_entry_state *st = core_malloc(sizeof(*st));
+	/* A private state: the new actions and value are published by one store. */
+	struct nic_entry_state *st = nic_state_alloc();
 	if (st == NULL) {
 		CORE_LOG_ERR("pipe '%s': out of memory (an entry's new state)", p->name);
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	pthread_mutex_lock(&p->lock);
 	/* The counter is the entry's from its add on: the new state keeps it. */
-	nic_entry_state_init(st, actions, fwd, atomic_load_explicit(&e->state, memory_order_relaxed)->cnt, ps_value);
-	struct nic_entry_state *old = atomic_exchange_explicit(&e->state, st, memory_order_acq_rel);
+	nic_entry_state_init(st, actions, fwd, nic_entry_state(e, memory_order_relaxed)->cnt, ps_value);
+	struct nic_entry_state *old = nic_entry_state_swap(e, st);
 	pthread_mutex_unlock(&p->lock);
 	nic_dp_synchronize();
 	pthread_mutex_lock(&p->lock);
@@ -639,8 +634,7 @@ static doca_error_t entry_unlink(struct nic_pipe *p, struct nic_entry *e, struct
 	struct nic_ctrl_table *t = NULL;
 
 	*retired = NULL;
-	uint32_t f = atomic_load_explicit(&e->flags, memory_order_relaxed);
-	if (!(f & NIC_EF_LINKED))
+	if (!(nic_entry_flags(e, memory_order_relaxed) & NIC_EF_LINKED))
 		return DOCA_SUCCESS;
 	if (p->type == NIC_PIPE_CONTROL && (t = ctrl_table_alloc(p->nr_live)) == NULL)
 		return DOCA_ERROR_NO_MEMORY;
@@ -652,7 +646,7 @@ static doca_error_t entry_unlink(struct nic_pipe *p, struct nic_entry *e, struct
 		ctrl_unlink(p, nic_ctrl_of(e));
 	}
 	/* HASH: the slot stops being usable with this store (hash_usable reads it). */
-	atomic_store_explicit(&e->flags, f & ~NIC_EF_LINKED, memory_order_release);
+	nic_entry_flags_clear(e, NIC_EF_LINKED, memory_order_release);
 	assert(p->nr_live > 0);
 	p->nr_live--;
 	if (t != NULL)
@@ -680,7 +674,7 @@ doca_error_t nic_entry_remove(struct nic_pipe *p, struct nic_entry *e)
 /* Free a pool entry (lock held): its state reference, then its slot. */
 static void pool_entry_free(struct nic_pipe *p, struct nic_entry *e)
 {
-	nic_state_put(p, atomic_load_explicit(&e->state, memory_order_relaxed));
+	nic_state_put(p, nic_entry_state(e, memory_order_relaxed));
 	nic_slot_release(p, e);
 }
 
@@ -693,7 +687,7 @@ void nic_entry_free(struct nic_pipe *p, struct nic_entry *e)
 	if (p->pool)
 		pool_entry_free(p, e);
 	else
-		nic_state_put(p, atomic_load_explicit(&e->state, memory_order_relaxed));
+		nic_state_put(p, nic_entry_state(e, memory_order_relaxed));
 	pthread_mutex_unlock(&p->lock);
 	if (!p->pool) {
 		free(nic_ctrl_of(e)->cond);
@@ -704,11 +698,11 @@ void nic_entry_free(struct nic_pipe *p, struct nic_entry *e)
 doca_error_t nic_entry_counter_read(const struct nic_pipe *p, const struct nic_entry *e, uint64_t *pkts,
 				    uint64_t *bytes)
 {
-	if (atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT) {
+	if (nic_entry_flags(e, memory_order_relaxed) & NIC_EF_OWN_CNT) {
 		nic_entry_cells_read(p, e, pkts, bytes);
 		return DOCA_SUCCESS;
 	}
-	const struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
+	const struct nic_entry_state *st = nic_entry_state(e, memory_order_acquire);
 	if (st == NULL || st->cnt == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
 	nic_counter_read(st->cnt, pkts, bytes);
@@ -718,9 +712,9 @@ doca_error_t nic_entry_counter_read(const struct nic_pipe *p, const struct nic_e
 struct nic_counter *nic_entry_shared_counter(const struct nic_pipe *p, const struct nic_entry *e)
 {
 	(void)p;
-	if (atomic_load_explicit(&e->flags, memory_order_relaxed) & NIC_EF_OWN_CNT)
+	if (nic_entry_flags(e, memory_order_relaxed) & NIC_EF_OWN_CNT)
 		return NULL;
-	const struct nic_entry_state *st = atomic_load_explicit(&e->state, memory_order_acquire);
+	const struct nic_entry_state *st = nic_entry_state(e, memory_order_acquire);
 	return st ? st->cnt : NULL;
 }
 
@@ -752,12 +746,13 @@ void nic_pipe_destroy(struct nic_pipe *p)
 	uint32_t end = p->pool ? (p->type == NIC_PIPE_BASIC ? p->pool_hw : p->pool_n) : 0;
 	for (uint32_t i = p->pool ? nic_slot_next_used(p, 0) : end; i < end; i = nic_slot_next_used(p, i + 1)) {
 		struct nic_entry *e = nic_pool_entry(p, i);
-		uint32_t f = atomic_load_explicit(&e->flags, memory_order_relaxed);
-		if (f & NIC_EF_LINKED)
-			atomic_store_explicit(&e->flags, (f & ~NIC_EF_LINKED) | NIC_EF_DESTROYED, memory_order_release);
+		if (nic_entry_flags(e, memory_order_relaxed) & NIC_EF_LINKED) {
+			nic_entry_flags_set(e, NIC_EF_DESTROYED, memory_order_relaxed);
+			nic_entry_flags_clear(e, NIC_EF_LINKED, memory_order_release);
+		}
 	}
 	for (struct nic_ctrl_entry *c = list; c; c = c->list_next)
-		atomic_fetch_and_explicit(&c->e.flags, ~NIC_EF_LINKED, memory_order_release);
+		nic_entry_flags_clear(&c->e, NIC_EF_LINKED, memory_order_release);
 	for (uint32_t i = 0; p->type == NIC_PIPE_BASIC && i < p->nr_buckets; i++) {
 		struct nic_bucket *bk = &p->buckets[i];
 		for (uint32_t w = 0; w < NIC_BUCKET_WAYS; w++)
@@ -776,7 +771,7 @@ void nic_pipe_destroy(struct nic_pipe *p)
 	 * ones it saw linked (the others were removed, their owners free them). */
 	pthread_mutex_lock(&p->lock);
 	for (uint32_t i = p->pool ? nic_slot_next_used(p, 0) : end; i < end; i = nic_slot_next_used(p, i + 1))
-		if (atomic_load_explicit(&nic_pool_entry(p, i)->flags, memory_order_relaxed) & NIC_EF_DESTROYED)
+		if (nic_entry_flags(nic_pool_entry(p, i), memory_order_relaxed) & NIC_EF_DESTROYED)
 			pool_entry_free(p, nic_pool_entry(p, i));
 	pthread_mutex_unlock(&p->lock);
 	while (list) {

@@ -1,19 +1,19 @@
 /*
  * pool.c - where the entries of BASIC and HASH pipes live: one slot per entry in a
  * per-pipe pool (a HASH pipe's slot is the entry's index, 16 bytes; a BASIC pipe's is
- * 48 bytes with its first counter shard's cell, handed out in order, freed ones
- * reused), the other own-counter cells in one array per counter shard, a BASIC pipe's
- * further match words, and a bitmap the control side walks instead of linking the
- * entries into lists (BASIC: a bit per slot in use; HASH: a bit per 64 slots that ever
- * held one, as its entries' flags say which do).
+ * 32 bytes with its match word, handed out in order, freed ones reused; both with their
+ * first counter shard's cell), the other own-counter cells in one array per counter
+ * shard and the wide counters they fold into (nic_cell_fold), a BASIC pipe's further
+ * match words, and a bitmap the control side walks instead of linking the entries into
+ * lists (BASIC: a bit per slot in use; HASH: a bit per 64 slots that ever held one, as
+ * its entries' flags say which do).
  *
  * All of it is mapped lazily (anonymous, MAP_NORESERVE): creating a pipe of any size
  * commits no memory and writes nothing; the pages entries, packets and counters touch
  * are committed when they touch them. A shard's cells are only committed once a
  * datapath thread owning that shard counts on the pipe.
  *
- * Also the interning of entry states (one per distinct actions and fwd per pipe).
- * Everything here that changes runs under the pipe lock.
+ * Everything here that changes runs under the pipe lock, but a counter fold.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -64,27 +64,18 @@ static size_t bmatch_bytes(const struct nic_pipe *p)
 	return (size_t)p->pool_n * p->nr_entry_words * sizeof(uint64_t);
 }
 
-static size_t bnext_bytes(const struct nic_pipe *p)
-{
-	return (size_t)p->pool_n * sizeof(*p->bnext);
-}
-
 doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
 {
 	p->pool_n = nslots;
 	p->pool = nic_lazy_alloc(pool_bytes(p));
 	p->used = nic_lazy_alloc(used_bytes(p));
 	bool ok = p->pool && p->used;
-	for (int s = p->type == NIC_PIPE_BASIC ? 1 : 0; s < NIC_CNT_SHARDS; s++) {
+	for (int s = 1; s < NIC_CNT_SHARDS; s++) {
 		p->cells[s] = nic_lazy_alloc((size_t)nslots * sizeof(struct nic_cnt_cell));
 		ok = ok && p->cells[s];
 	}
 	p->spill = nic_lazy_alloc((size_t)nslots * sizeof(*p->spill));
 	ok = ok && p->spill;
-	if (p->type == NIC_PIPE_BASIC) {
-		p->bnext = nic_lazy_alloc(bnext_bytes(p));
-		ok = ok && p->bnext;
-	}
 	if (p->type == NIC_PIPE_BASIC && p->nr_entry_words > 1) {
 		p->bmatch = nic_lazy_alloc(bmatch_bytes(p));
 		ok = ok && p->bmatch;
@@ -95,13 +86,12 @@ doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
 	}
 	/* BASIC records (and further match words) are handed out in order: committed ahead
 	 * of the cursor (nic_slot_take); HASH ones ahead of the highest index added
-	 * (add_chunk); buckets and chain links are touched at random: all at once. */
+	 * (add_chunk); buckets are touched at random: all at once. */
 	core_prefault_start(&p->pool_pf, p->pool, pool_bytes(p), 0);
 	if (p->type == NIC_PIPE_BASIC) {
 		if (p->bmatch)
 			core_prefault_start(&p->bmatch_pf, p->bmatch, bmatch_bytes(p), 0);
 		core_prefault_start(&p->buckets_pf, p->buckets, (size_t)p->nr_buckets * sizeof(*p->buckets), SIZE_MAX);
-		core_prefault_start(&p->bnext_pf, (void *)p->bnext, bnext_bytes(p), SIZE_MAX);
 	}
 	return DOCA_SUCCESS;
 }
@@ -111,7 +101,6 @@ void nic_pool_prefault_stop(struct nic_pipe *p)
 	core_prefault_stop(&p->pool_pf);
 	core_prefault_stop(&p->bmatch_pf);
 	core_prefault_stop(&p->buckets_pf);
-	core_prefault_stop(&p->bnext_pf);
 }
 
 void nic_pool_free(struct nic_pipe *p)
@@ -123,8 +112,6 @@ void nic_pool_free(struct nic_pipe *p)
 		nic_lazy_free(p->cells[s], (size_t)p->pool_n * sizeof(struct nic_cnt_cell));
 	nic_lazy_free(p->spill, (size_t)p->pool_n * sizeof(*p->spill));
 	nic_lazy_free(p->bmatch, bmatch_bytes(p));
-	nic_lazy_free((void *)p->bnext, p->bnext ? bnext_bytes(p) : 0);
-	p->bnext = NULL;
 	p->pool = NULL;
 	p->used = NULL;
 	p->spill = NULL;
@@ -135,7 +122,7 @@ void nic_pool_free(struct nic_pipe *p)
 bool nic_slot_used(const struct nic_pipe *p, uint32_t slot)
 {
 	if (p->type == NIC_PIPE_HASH)
-		return atomic_load_explicit(&nic_pool_entry(p, slot)->flags, memory_order_relaxed) & NIC_EF_USED;
+		return nic_entry_flags(nic_pool_entry(p, slot), memory_order_relaxed) & NIC_EF_USED;
 	return p->used[slot / 64] >> (slot % 64) & 1;
 }
 
@@ -189,9 +176,10 @@ struct nic_bentry *nic_slot_take(struct nic_pipe *p)
 {
 	uint32_t f = p->pool_free;
 	if (f) {
-		p->pool_free = atomic_load_explicit(&p->bnext[f - 1], memory_order_relaxed);
-		atomic_store_explicit(&p->bnext[f - 1], 0, memory_order_relaxed);
-		return nic_bentry_of(nic_pool_entry(p, f - 1));
+		struct nic_bentry *b = nic_bentry_of(nic_pool_entry(p, f - 1));
+		p->pool_free = atomic_load_explicit(&b->next, memory_order_relaxed);
+		atomic_store_explicit(&b->next, 0, memory_order_relaxed);
+		return b;
 	}
 	if (p->pool_hw >= p->pool_n)
 		return NULL;
@@ -211,15 +199,14 @@ void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
 	if (p->spill[slot].pkts || p->spill[slot].bytes)
 		p->spill[slot] = (struct nic_cnt_wide){0, 0};
 	/* Field by field: a HASH lookup may read the flags of any slot at any time. */
-	atomic_store_explicit(&e->flags, 0, memory_order_relaxed);
-	atomic_store_explicit(&e->state, NULL, memory_order_relaxed);
+	nic_entry_publish(e, NULL, 0, memory_order_relaxed);
 	atomic_store_explicit(&e->val, 0, memory_order_relaxed);
+	e->cell0.w = 0;
 	if (p->type == NIC_PIPE_BASIC) {
 		struct nic_bentry *b = nic_bentry_of(e);
 		b->match0 = 0;
-		b->cell0.w = 0;
 		nic_slot_mark(p, slot, false);
-		atomic_store_explicit(&p->bnext[slot], p->pool_free, memory_order_relaxed);
+		atomic_store_explicit(&b->next, p->pool_free, memory_order_relaxed);
 		p->pool_free = slot + 1;
 	}
 }
@@ -287,154 +274,3 @@ void nic_entry_match_key(const struct nic_pipe *p, const struct nic_entry *e, st
 /* intern_key names every field of struct nic_actions (the bytes a field's bit does not
  * select may be stale): one added to the struct must be added here too. */
 _Static_assert(sizeof(struct nic_actions) == 88, "a new nic_actions field: copy it in intern_key");
-
-static void intern_key(const struct nic_pipe *p, const struct nic_actions *a, struct nic_actions *k)
-{
-	memset(k, 0, sizeof(*k));
-	uint32_t f = a->fields;
-	k->fields = f;
-	if (p->ps_field >= 0) {
-		k->l4_src = f & (1u << NIC_AF_L4_SRC) ? a->l4_src : 0;
-		k->l4_dst = f & (1u << NIC_AF_L4_DST) ? a->l4_dst : 0;
-	}
-	if (f & (1u << NIC_AF_ETH_SRC))
-		memcpy(k->eth_src, a->eth_src, 6);
-	if (f & (1u << NIC_AF_ETH_DST))
-		memcpy(k->eth_dst, a->eth_dst, 6);
-	if (f & (1u << NIC_AF_IP4_SRC))
-		k->ip4_src = a->ip4_src;
-	if (f & (1u << NIC_AF_IP4_DST))
-		k->ip4_dst = a->ip4_dst;
-	if (f & (1u << NIC_AF_IP_TTL))
-		k->ttl = a->ttl;
-	if (f & (1u << NIC_AF_IP6_SRC))
-		memcpy(k->ip6_src, a->ip6_src, 16);
-	if (f & (1u << NIC_AF_IP6_DST))
-		memcpy(k->ip6_dst, a->ip6_dst, 16);
-	for (int m = 0; m <= NIC_META_SCRATCH; m++)
-		if (f & (1u << (NIC_AF_META + m)))
-			k->meta[m] = a->meta[m];
-	if (f & (1u << NIC_AF_PROG))
-		k->prog = a->prog;
-}
-
-static uint32_t intern_hash(const struct nic_actions *k, const struct nic_fwd *fwd, const struct nic_counter *cnt)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull, w;
-	const uint8_t *b = (const uint8_t *)k;
-	for (size_t i = 0; i + 8 <= sizeof(*k); i += 8) {
-		memcpy(&w, b + i, 8);
-		h = nic_mix64(h ^ w);
-	}
-	h = nic_mix64(h ^ (uint64_t)fwd->type ^ (uint64_t)fwd->port_id << 8 ^ (uint64_t)(uintptr_t)fwd->pipe << 16);
-	h = nic_mix64(h ^ (uint64_t)(uintptr_t)cnt);
-	return (uint32_t)(h ^ (h >> 32));
-}
-
-static bool fwd_eq(const struct nic_fwd *a, const struct nic_fwd *b)
-{
-	return a->type == b->type && a->port_id == b->port_id && a->pipe == b->pipe;
-}
-
-static bool state_is(const struct nic_entry_state *s, const struct nic_actions *k, const struct nic_fwd *fwd,
-		     const struct nic_counter *cnt)
-{
-	return s->cnt == cnt && fwd_eq(&s->fwd, fwd) && memcmp(&s->actions, k, sizeof(*k)) == 0;
-}
-
-static doca_error_t intern_grow(struct nic_pipe *p)
-{
-	uint32_t n = p->intern ? (p->intern_mask + 1) * 2 : 64;
-	struct nic_entry_state **t = core_calloc(n, sizeof(*t));
-	if (t == NULL)
-		return DOCA_ERROR_NO_MEMORY;
-	for (uint32_t i = 0; p->intern && i <= p->intern_mask; i++)
-		for (struct nic_entry_state *s = p->intern[i], *next; s; s = next) {
-			next = s->intern_next;
-			s->intern_next = t[s->hash & (n - 1)];
-			t[s->hash & (n - 1)] = s;
-		}
-	free(p->intern);
-	p->intern = t;
-	p->intern_mask = n - 1;
-	return DOCA_SUCCESS;
-}
-
-struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actions *a, const struct nic_fwd *fwd,
-				      struct nic_counter *cnt, uint32_t ps_value, uint32_t *val)
-{
-	*val = p->ps_field >= 0 ? ps_value : nic_l4_set_word(a);
-	/* Entries added in a row mostly share their actions: try the last state first, and
-	 * without building the key where it is only the fields word (no rewrite but the
-	 * per-entry L4 ports, which the entry keeps: a fill's usual case). */
-	struct nic_entry_state *last = p->intern_last;
-	const uint32_t l4_bits = 1u << NIC_AF_L4_SRC | 1u << NIC_AF_L4_DST;
-	if (last && p->ps_field < 0 && !(a->fields & ~l4_bits) && last->actions.fields == a->fields &&
-	    last->cnt == cnt && fwd_eq(&last->fwd, fwd)) {
-		last->refs++;
-		return last;
-	}
-	struct nic_actions k;
-	intern_key(p, a, &k);
-	if (last && state_is(last, &k, fwd, cnt)) {
-		last->refs++;
-		return last;
-	}
-	uint32_t h = intern_hash(&k, fwd, cnt);
-	if (p->intern) {
-		for (struct nic_entry_state *s = p->intern[h & p->intern_mask]; s; s = s->intern_next)
-			if (s->hash == h && state_is(s, &k, fwd, cnt)) {
-				s->refs++;
-				p->intern_last = s;
-				return s;
-			}
-	}
-	if ((p->intern == NULL || p->nr_interned > p->intern_mask) && intern_grow(p) != DOCA_SUCCESS)
-		return NULL;
-	struct nic_entry_state *s = core_malloc(sizeof(*s));
-	if (s == NULL)
-		return NULL;
-	nic_entry_state_init(s, &k, fwd, cnt, 0);
-	s->val_in_entry = true;
-	s->refs = 1;
-	s->hash = h;
-	s->intern_next = p->intern[h & p->intern_mask];
-	p->intern[h & p->intern_mask] = s;
-	p->nr_interned++;
-	p->intern_last = s;
-	return s;
-}
-
-void nic_state_put(struct nic_pipe *p, struct nic_entry_state *s)
-{
-	if (s == NULL)
-		return;
-	if (!s->val_in_entry) { /* a private state (an update's) */
-		free(s);
-		return;
-	}
-	if (--s->refs)
-		return;
-	/* No entry refers to it, and every one that did was freed after a grace period. */
-	struct nic_entry_state **link = &p->intern[s->hash & p->intern_mask];
-	while (*link != s)
-		link = &(*link)->intern_next;
-	*link = s->intern_next;
-	p->nr_interned--;
-	if (p->intern_last == s)
-		p->intern_last = NULL;
-	free(s);
-}
-
-void nic_states_free_all(struct nic_pipe *p)
-{
-	for (uint32_t i = 0; p->intern && i <= p->intern_mask; i++)
-		for (struct nic_entry_state *s = p->intern[i], *next; s; s = next) {
-			next = s->intern_next;
-			free(s);
-		}
-	free(p->intern);
-	p->intern = NULL;
-	p->intern_last = NULL;
-	p->nr_interned = 0;
-}

@@ -1075,7 +1075,7 @@ static void test_entry_pool_and_states(void **state)
 		}
 		assert_int_equal(sport_out(80), 0);
 	}
-	/* Update: new actions and fwd by one pointer; the other entries keep theirs. */
+	/* Update: new actions and fwd by one store; the other entries keep theirs. */
 	struct nic_entry *a = add_dport_sport(p, 80, 7, DOCA_SUCCESS);
 	struct nic_entry *b = add_dport_sport(p, 81, 8, DOCA_SUCCESS);
 	struct nic_actions na = {.fields = 1u << NIC_AF_L4_SRC, .l4_src = __builtin_bswap16(4242)};
@@ -1198,7 +1198,7 @@ static uint32_t bucket_ways_used(const struct nic_bucket *bk)
 static uint32_t bucket_chain_len(const struct nic_pipe *p, const struct nic_bucket *bk)
 {
 	uint32_t n = 0;
-	for (uint32_t s = atomic_load(&bk->over); s; s = atomic_load(&p->bnext[s - 1]))
+	for (uint32_t s = atomic_load(&bk->over); s; s = atomic_load(&nic_bucket_entry(p->pool, s)->next))
 		n++;
 	return n;
 }
@@ -1281,6 +1281,46 @@ static void test_bucket_ways_and_chain(void **state)
  * entry's is its index; nic_pipe_entry_at inverts nic_pipe_entry_slot; the shared
  * counter is the one the add named.
  */
+/*
+ * Issue 13: an entry's state is named by its index in the states' arena, beside the
+ * entry's flags in one word. References round-trip (0 is none), a freed state's memory
+ * is the next one handed out, a state swap keeps the flags and flag changes keep the
+ * state.
+ */
+static void test_state_refs_and_entry_word(void **state)
+{
+	(void)state;
+	struct nic_entry_state *a = nic_state_alloc(), *b = nic_state_alloc();
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_ptr_not_equal(a, b);
+	assert_int_not_equal(nic_state_ref(a), 0);
+	assert_ptr_equal(nic_state_at(nic_state_ref(a)), a);
+	assert_ptr_equal(nic_state_at(nic_state_ref(b)), b);
+	assert_null(nic_state_at(0));
+	assert_int_equal(nic_state_ref(NULL), 0);
+	assert_true(nic_state_ref(b) < (1u << (32 - NIC_EF_BITS))); /* fits beside the flags */
+
+	struct nic_entry e;
+	memset(&e, 0, sizeof(e));
+	nic_entry_publish(&e, a, NIC_EF_USED | NIC_EF_LINKED, memory_order_release);
+	assert_ptr_equal(nic_entry_state(&e, memory_order_acquire), a);
+	assert_int_equal(nic_entry_flags(&e, memory_order_relaxed), NIC_EF_USED | NIC_EF_LINKED);
+	nic_entry_flags_set(&e, NIC_EF_ENABLED | NIC_EF_DESTROYED, memory_order_release);
+	nic_entry_flags_clear(&e, NIC_EF_LINKED, memory_order_release);
+	assert_ptr_equal(nic_entry_state(&e, memory_order_acquire), a);
+	assert_int_equal(nic_entry_flags(&e, memory_order_relaxed), NIC_EF_USED | NIC_EF_ENABLED | NIC_EF_DESTROYED);
+	assert_ptr_equal(nic_entry_state_swap(&e, b), a);
+	assert_ptr_equal(nic_entry_state(&e, memory_order_acquire), b);
+	assert_int_equal(nic_entry_flags(&e, memory_order_relaxed), NIC_EF_USED | NIC_EF_ENABLED | NIC_EF_DESTROYED);
+
+	nic_state_free(a);
+	assert_ptr_equal(nic_state_alloc(), a); /* the free list first */
+	nic_state_free(a);
+	nic_state_free(b);
+	nic_state_free(NULL);
+}
+
 /* Frames to dport 80 of port 0 from a thread of its own (a datapath thread of another
  * counter shard than the test's). */
 struct cell_sender {
@@ -1466,6 +1506,7 @@ int main(void)
 		cmocka_unit_test(test_bucket_ways_and_chain),
 		cmocka_unit_test(test_entry_add_bulk),
 		cmocka_unit_test(test_counter_cells_fold),
+		cmocka_unit_test(test_state_refs_and_entry_word),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	nic_shutdown();
