@@ -228,10 +228,13 @@ __dpa_global__ void wide_param_kernel(struct dpa_test_triple t)
 	*(uint64_t *)t.b = t.a;
 }
 
-/* An RPC spinning in its own code until *flag != 0 (it keeps the context in use). */
+/* An RPC spinning in its own code until flag[0] != 0 (it keeps the context in use),
+ * having set flag[1] to say that it runs. */
 __dpa_rpc__ uint64_t spin_rpc(doca_dpa_dev_uintptr_t flag)
 {
-	while (__atomic_load_n((volatile uint64_t *)flag, __ATOMIC_ACQUIRE) == 0)
+	volatile uint64_t *f = (volatile uint64_t *)flag;
+	__atomic_store_n(&f[1], 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&f[0], __ATOMIC_ACQUIRE) == 0)
 		__dpa_compiler_barrier();
 	return 5;
 }

@@ -231,14 +231,21 @@ static void test_stop_and_destroy_refused_during_rpc(void **state)
 {
 	struct dpa_fx *f = *state;
 	struct doca_dpa *dpa = dpa_test_started(f->dev, dpa_test_app);
-	struct rpc_call c = {.dpa = dpa, .result = DOCA_ERROR_UNKNOWN};
+	/* Static: should a check fail, the spinning thread still has it. */
+	static struct rpc_call c;
 	pthread_t t;
 	uint64_t ret = 0;
 
-	assert_int_equal(doca_dpa_mem_alloc(dpa, sizeof(uint64_t), &c.flag), DOCA_SUCCESS);
-	assert_int_equal(doca_dpa_memset(dpa, c.flag, 0, sizeof(uint64_t)), DOCA_SUCCESS);
+	c = (struct rpc_call){.dpa = dpa, .result = DOCA_ERROR_UNKNOWN};
+	assert_int_equal(doca_dpa_mem_alloc(dpa, 2 * sizeof(uint64_t), &c.flag), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_memset(dpa, c.flag, 0, 2 * sizeof(uint64_t)), DOCA_SUCCESS);
 	assert_int_equal(pthread_create(&t, NULL, call_spin_rpc, &c), 0);
-	usleep(50 * 1000); /* the RPC is spinning by now */
+	/* Until the RPC says it runs (a loaded machine may start the thread late). */
+	const uint64_t *running = (const uint64_t *)(uintptr_t)c.flag + 1;
+	for (int ms = 0; __atomic_load_n(running, __ATOMIC_ACQUIRE) == 0; ms++) {
+		assert_true(ms < 10000);
+		usleep(1000);
+	}
 	dpa_test_log_clear();
 	assert_int_equal(doca_dpa_stop(dpa), DOCA_ERROR_IN_USE);
 	dpa_test_expect_one_log("doca_dpa_stop", "0 kernel launch(es) pending or running and 1 RPC(s) running");
