@@ -697,13 +697,9 @@ static inline __attribute__((always_inline)) bool root_hot_exec(struct burst_acc
 	uint32_t f = st->fields;
 	if ((f & ~L4_FIELDS) || NIC_UNLIKELY(!(st->tx_bit & acc->plain_tx) && !hot_tx_first(acc, st->tx_bit)))
 		return false;
-	/* nic_entry_hit, with the usual own counter a plain add (the rule of nic_cell_add). */
+	/* nic_entry_hit, with the usual own counter the owner's add, decided once a burst. */
 	if (NIC_LIKELY(hp->plain_cells && (sf & NIC_EF_OWN_CNT))) {
-		struct nic_cnt_cell *c = nic_entry_cell(hp->pp, e, hp->shard);
-		uint64_t w = __atomic_load_n(&c->w, __ATOMIC_RELAXED) + (NIC_CELL_ONE_PKT | b->len);
-		__atomic_store_n(&c->w, w, __ATOMIC_RELAXED);
-		if (NIC_UNLIKELY(w >> 63))
-			nic_cell_fold(hp->pp, e, c);
+		nic_cell_add_owned(hp->pp, e, nic_entry_cell(hp->pp, e, hp->shard), b->len);
 	} else {
 		nic_entry_hit(hp->pp, e, b->len, hp->shard);
 	}

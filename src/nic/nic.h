@@ -461,7 +461,7 @@ FLOWDPA_MUST_CHECK doca_error_t nic_entry_add(struct nic_pipe *pipe, const struc
  * their cache misses overlapped: doca_flow_entries_process runs a queue's adds so. */
 void nic_entry_add_bulk(struct nic_pipe *pipe, const struct nic_entry_attr *const *attrs, uint32_t n,
 			struct nic_entry **entry, doca_error_t *errs);
-/* Replace actions, ps_value and fwd of an entry atomically (one pointer). */
+/* Replace actions, ps_value and fwd of an entry atomically (one store). */
 FLOWDPA_MUST_CHECK doca_error_t nic_entry_update(struct nic_pipe *pipe, struct nic_entry *entry,
 						 const struct nic_actions *actions, uint32_t ps_value,
 						 const struct nic_fwd *fwd);

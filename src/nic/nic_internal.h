@@ -149,7 +149,7 @@ struct nic_cnt_wide {
 struct nic_entry {
 	_Alignas(16) _Atomic uint32_t sf; /* state reference << NIC_EF_BITS | NIC_EF_* */
 	_Atomic uint32_t val;		  /* the per-entry value of an interned state (see above) */
-	struct nic_cnt_cell cell0;	  /* pool pipes: its own counter's cell of shard 0 */
+	struct nic_cnt_cell cell0;	  /* BASIC, HASH: its own counter's cell of shard 0 */
 };
 _Static_assert(sizeof(struct nic_entry) == 16, "a HASH entry is 16 bytes");
 
@@ -217,7 +217,7 @@ struct nic_ctrl_entry {
 	struct nic_ctrl_entry *list_next, *list_prev;
 	struct {
 		_Alignas(64) struct nic_cnt_cell c; /* a line per shard: each has one writer */
-	} shard[NIC_CNT_SHARDS - 1];		    /* shards 1..: shard 0's is in the entry */
+	} shard[NIC_CNT_SHARDS]; /* not in the entry, whose line every lookup reads */
 	struct nic_cnt_wide spill; /* what the cells folded (nic_cell_fold) */
 };
 
@@ -263,7 +263,7 @@ struct nic_pipe {
 	 * committed by the pages entries touch. */
 	void *pool;
 	uint32_t pool_n;			    /* slots */
-	struct nic_cnt_cell *cells[NIC_CNT_SHARDS]; /* [shard][slot]; shard 0: in the entry */
+	struct nic_cnt_cell *cells[NIC_CNT_SHARDS]; /* [shard][slot] from 1; shard 0: in the entry */
 	struct nic_cnt_wide *spill;		    /* [slot]: what the cells folded */
 	pthread_mutex_t spill_lock;		    /* a fold against readers of the cells */
 	uint64_t *bmatch;			    /* BASIC on several words: [slot][word] */
@@ -462,29 +462,35 @@ static inline void nic_counter_add(struct nic_counter *c, uint64_t pkts, uint64_
 /* Move cell c of entry e into its spill counter: rare (every 2^23 packets of a cell). */
 void nic_cell_fold(const struct nic_pipe *p, const struct nic_entry *e, struct nic_cnt_cell *c);
 
-/* Bump own-counter cell c of entry e from the datapath (nic_shard_add's rule). */
+/* Count a frame of len bytes in own-counter cell c of entry e, from the datapath thread
+ * owning c's shard: no locked instruction. */
+static inline void nic_cell_add_owned(const struct nic_pipe *p, const struct nic_entry *e, struct nic_cnt_cell *c,
+				      uint32_t len)
+{
+	uint64_t w = __atomic_load_n(&c->w, __ATOMIC_RELAXED) + (NIC_CELL_ONE_PKT | len);
+	__atomic_store_n(&c->w, w, __ATOMIC_RELAXED);
+	if (NIC_UNLIKELY(w >> 63))
+		nic_cell_fold(p, e, c);
+}
+
+/* Count a frame in own-counter cell c of entry e from the datapath (nic_shard_add's rule). */
 static inline void nic_cell_add(const struct nic_pipe *p, const struct nic_entry *e, struct nic_cnt_cell *c,
 				uint32_t len, uint32_t shard)
 {
-	uint64_t inc = NIC_CELL_ONE_PKT | len, w;
-	if (NIC_UNLIKELY(shard == NIC_CNT_SHARDS - 1)) {
-		w = __atomic_add_fetch(&c->w, inc, __ATOMIC_RELAXED);
-	} else {
-		w = __atomic_load_n(&c->w, __ATOMIC_RELAXED) + inc;
-		__atomic_store_n(&c->w, w, __ATOMIC_RELAXED);
-	}
-	if (NIC_UNLIKELY(w >> 63))
+	if (NIC_LIKELY(shard != NIC_CNT_SHARDS - 1))
+		nic_cell_add_owned(p, e, c, len);
+	else if (NIC_UNLIKELY(__atomic_add_fetch(&c->w, NIC_CELL_ONE_PKT | len, __ATOMIC_RELAXED) >> 63))
 		nic_cell_fold(p, e, c);
 }
 
 /* The own-counter cell of entry e for shard: the pool's array, or a CONTROL entry's own. */
 static inline struct nic_cnt_cell *nic_entry_cell(const struct nic_pipe *p, const struct nic_entry *e, uint32_t shard)
 {
+	if (NIC_UNLIKELY(p->pool == NULL)) /* CONTROL: every worker reads the entry's line */
+		return &nic_ctrl_of(e)->shard[shard].c;
 	if (NIC_LIKELY(shard == 0))
 		return &((struct nic_entry *)(void *)e)->cell0;
-	if (NIC_LIKELY(p->pool != NULL))
-		return &p->cells[shard][nic_entry_slot(p, e)];
-	return &nic_ctrl_of(e)->shard[shard - 1].c;
+	return &p->cells[shard][nic_entry_slot(p, e)];
 }
 
 /* A packet hit entry e of pipe p: its counter, and its report hit count when that is on
@@ -534,6 +540,9 @@ void nic_slot_release(struct nic_pipe *p, struct nic_entry *e);
 void nic_hash_slot_mark(struct nic_pipe *p, uint32_t slot);
 /* The match key of an entry (the words it matches, the rest zero). */
 void nic_entry_match_key(const struct nic_pipe *p, const struct nic_entry *e, struct nic_key *out);
+
+/* ------------------------------------------------------------------ states.c */
+
 /* The interned state for actions, fwd and shared counter cnt (or NULL) with one more
  * reference (NULL: no memory); *val is the entry's value (nic_entry.val) for it. */
 struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actions *a, const struct nic_fwd *fwd,

@@ -108,7 +108,7 @@ void nic_pool_free(struct nic_pipe *p)
 	nic_pool_prefault_stop(p);
 	nic_lazy_free(p->pool, pool_bytes(p));
 	nic_lazy_free(p->used, used_bytes(p));
-	for (int s = 0; s < NIC_CNT_SHARDS; s++)
+	for (int s = 1; s < NIC_CNT_SHARDS; s++)
 		nic_lazy_free(p->cells[s], (size_t)p->pool_n * sizeof(struct nic_cnt_cell));
 	nic_lazy_free(p->spill, (size_t)p->pool_n * sizeof(*p->spill));
 	nic_lazy_free(p->bmatch, bmatch_bytes(p));
@@ -193,7 +193,7 @@ void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
 {
 	uint32_t slot = nic_entry_slot(p, e);
 	/* Read before cleared: untouched pages stay so. */
-	for (int s = 0; s < NIC_CNT_SHARDS; s++)
+	for (int s = 1; s < NIC_CNT_SHARDS; s++)
 		if (p->cells[s] && p->cells[s][slot].w)
 			p->cells[s][slot].w = 0;
 	if (p->spill[slot].pkts || p->spill[slot].bytes)
@@ -266,11 +266,3 @@ void nic_entry_match_key(const struct nic_pipe *p, const struct nic_entry *e, st
 	for (uint32_t i = 0; i < p->nr_entry_words; i++)
 		out->w[p->entry_words[i]] = row[i];
 }
-
-/* ------------------------------------------------------------------ interned states */
-
-/* The intern key of actions a on pipe p: only the fields a sets, and, on a pipe without
- * a path-selector field, no L4 port values (the entry keeps those, nic_entry.val). */
-/* intern_key names every field of struct nic_actions (the bytes a field's bit does not
- * select may be stale): one added to the struct must be added here too. */
-_Static_assert(sizeof(struct nic_actions) == 88, "a new nic_actions field: copy it in intern_key");

@@ -23,6 +23,7 @@ DOCA_LOG_REGISTER(NIC::STATES);
 
 struct nic_entry_state *nic_state_arena;
 static uint32_t arena_cap;  /* states the mapping holds ([0] unused) */
+static bool arena_failed;   /* no mapping could be had: not tried again */
 static uint32_t arena_high; /* states ever handed out, plus one */
 static struct nic_entry_state *arena_free; /* freed ones, linked by intern_next */
 static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -38,9 +39,13 @@ static bool arena_map(void)
 			nic_state_arena = m;
 			arena_cap = cap;
 			arena_high = 1;
+			if (cap < (1u << (32 - NIC_EF_BITS)) - 1)
+				CORE_LOG_WARN("entry states: address space for %u only (a strict overcommit policy?)",
+					      cap - 1);
 			return true;
 		}
 	}
+	arena_failed = true;
 	CORE_LOG_ERR("entry states: no address space for the state arena");
 	return false;
 }
@@ -52,7 +57,7 @@ struct nic_entry_state *nic_state_alloc(void)
 	if (arena_free) {
 		s = arena_free;
 		arena_free = s->intern_next;
-	} else if (nic_state_arena || arena_map()) {
+	} else if (nic_state_arena || (!arena_failed && arena_map())) {
 		if (arena_high < arena_cap)
 			s = &nic_state_arena[arena_high++];
 		else
@@ -72,6 +77,11 @@ void nic_state_free(struct nic_entry_state *s)
 	pthread_mutex_unlock(&arena_lock);
 }
 
+/* The intern key of actions a on pipe p: only the fields a sets, and, on a pipe without
+ * a path-selector field, no L4 port values (the entry keeps those, nic_entry.val).
+ * intern_key names every field of struct nic_actions (the bytes a field's bit does not
+ * select may be stale): one added to the struct must be added here too. */
+_Static_assert(sizeof(struct nic_actions) == 88, "a new nic_actions field: copy it in intern_key");
 static void intern_key(const struct nic_pipe *p, const struct nic_actions *a, struct nic_actions *k)
 {
 	memset(k, 0, sizeof(*k));

@@ -1275,13 +1275,6 @@ static void test_bucket_ways_and_chain(void **state)
 }
 
 /*
- * nic_entry_add_bulk gives each add the result a nic_entry_add of it would have, in
- * order (a duplicate of an earlier add of the same bulk, FULL past the size, an index
- * out of range, a value too wide), and adds nothing to a destroyed pipe. Slots: a HASH
- * entry's is its index; nic_pipe_entry_at inverts nic_pipe_entry_slot; the shared
- * counter is the one the add named.
- */
-/*
  * Issue 13: an entry's state is named by its index in the states' arena, beside the
  * entry's flags in one word. References round-trip (0 is none), a freed state's memory
  * is the next one handed out, a state swap keeps the flags and flag changes keep the
@@ -1364,13 +1357,28 @@ static void test_counter_cells_fold(void **state)
 	const uint64_t len = ft_udp4(f, 1, 2, 3, 80), below = (1ull << 23) - 1;
 	uint64_t pk, by, base = NIC_CNT_SHARDS * below;
 	cells_preset(p, e, below, 1000);
+	uint32_t mine = nic_dp_enter(); /* this thread's counter shard */
+	nic_dp_exit();
 	assert_int_equal(sport_out(80), 7); /* this thread's cell folds */
+	assert_int_equal(nic_entry_cell(p, e, mine)->w, 0);
 	assert_int_equal(nic_entry_counter_read(p, e, &pk, &by), DOCA_SUCCESS);
 	assert_int_equal(pk, base + 1);
 	assert_int_equal(by, NIC_CNT_SHARDS * 1000 + len);
 	assert_int_equal(sport_out(80), 7);
 	assert_int_equal(nic_entry_counter_read(p, e, &pk, &by), DOCA_SUCCESS);
 	assert_int_equal(pk, base + 2);
+	/* The same without capture on port 1: the hot path (no key built) counts it. */
+	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 0), DOCA_SUCCESS);
+	cells_preset(p, e, below, 0);
+	uint64_t pk_pre, by_pre;
+	assert_int_equal(nic_entry_counter_read(p, e, &pk_pre, &by_pre), DOCA_SUCCESS);
+	struct nic_buf fb = {f, (uint32_t)len};
+	assert_int_equal(nic_port_rx_burst(0, &fb, 1), 1);
+	assert_int_equal(nic_entry_cell(p, e, mine)->w, 0);
+	assert_int_equal(nic_entry_counter_read(p, e, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(pk, pk_pre + 1);
+	assert_int_equal(by, by_pre + len);
+	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 1024), DOCA_SUCCESS);
 
 	/* Two more threads: their adds fold the shared shard's cell while this one reads. */
 	cells_preset(p, e, below - 3000, 0);
@@ -1417,6 +1425,13 @@ static void test_counter_cells_fold(void **state)
 	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
 }
 
+/*
+ * nic_entry_add_bulk gives each add the result a nic_entry_add of it would have, in
+ * order (a duplicate of an earlier add of the same bulk, FULL past the size, an index
+ * out of range, a value too wide), and adds nothing to a destroyed pipe. Slots: a HASH
+ * entry's is its index; nic_pipe_entry_at inverts nic_pipe_entry_slot; the shared
+ * counter is the one the add named.
+ */
 static void test_entry_add_bulk(void **state)
 {
 	(void)state;
