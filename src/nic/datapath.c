@@ -544,8 +544,9 @@ static inline __attribute__((always_inline)) void root_hit(struct burst_acc *acc
 }
 
 /* Prefetch a BASIC entry's record for a hit (a line), and the cell of a worker of
- * another shard, which sits in the pipe's array. Always inlined: GCC finds a function of prefetches alone free of
- * side effects and drops its calls before inlining it (W1 at N=1M ran at half speed). */
+ * another shard, which sits in the pipe's array. Always inlined: GCC finds a function
+ * of prefetches alone free of side effects and drops its calls before inlining it (W1
+ * at N=1M ran at half speed). */
 static inline __attribute__((always_inline)) void bentry_prefetch(const struct nic_pipe *pp,
 								  const struct nic_bentry *b, uint32_t shard)
 {

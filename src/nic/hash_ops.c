@@ -85,7 +85,7 @@ static doca_error_t hash_entry_lock(const struct nic_pipe *cp, uint32_t index, s
 		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&p->lock);
 	*e = nic_pool_entry(p, index);
-	if (!(nic_entry_flags((*e), memory_order_acquire) & NIC_EF_LINKED)) {
+	if (!(nic_entry_flags(*e, memory_order_acquire) & NIC_EF_LINKED)) {
 		pthread_mutex_unlock(&p->lock);
 		return DOCA_ERROR_NOT_FOUND;
 	}

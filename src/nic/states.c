@@ -27,19 +27,20 @@ static bool arena_failed;   /* no mapping could be had: not tried again */
 static uint32_t arena_high; /* states ever handed out, plus one */
 static struct nic_entry_state *arena_free; /* freed ones, linked by intern_next */
 static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
+#define ARENA_MAX ((1u << (32 - NIC_EF_BITS)) - 1) /* the most references */
 
 /* Reserve the arena: the most references fit, fewer where the address space is tight
  * (a strict overcommit policy counts even a MAP_NORESERVE mapping). Lock held. */
 static bool arena_map(void)
 {
-	for (uint32_t cap = (1u << (32 - NIC_EF_BITS)) - 1; cap >= (1u << 16); cap /= 2) {
+	for (uint32_t cap = ARENA_MAX; cap >= (1u << 16); cap /= 2) {
 		void *m = mmap(NULL, (size_t)cap * sizeof(struct nic_entry_state), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (m != MAP_FAILED) {
 			nic_state_arena = m;
 			arena_cap = cap;
 			arena_high = 1;
-			if (cap < (1u << (32 - NIC_EF_BITS)) - 1)
+			if (cap < ARENA_MAX)
 				CORE_LOG_WARN("entry states: address space for %u only (a strict overcommit policy?)",
 					      cap - 1);
 			return true;
