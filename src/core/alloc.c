@@ -1,7 +1,7 @@
 /*
  * alloc.c - the one door every flowdpa allocation goes through.
  *
- * Owns: core_malloc/calloc/realloc/strdup/posix_memalign and the allocation fault
+ * Owns: core_malloc/calloc/realloc/strdup/posix_memalign/calloc_aligned and the allocation fault
  * site FLOWDPA_FAULT_ALLOC=N, which makes the Nth allocation (counted from the first
  * one the process makes through here) fail as an exhausted heap would. A fault sweep
  * runs a program once per N to prove that every public call survives every single
@@ -71,6 +71,14 @@ int core_posix_memalign(void **memptr, size_t alignment, size_t size)
 	if (alloc_should_fail())
 		return ENOMEM;
 	return posix_memalign(memptr, alignment, size);
+}
+
+void *core_calloc_aligned(size_t alignment, size_t size)
+{
+	void *p = NULL;
+	if (core_posix_memalign(&p, alignment, size) != 0)
+		return NULL;
+	return memset(p, 0, size);
 }
 
 uint64_t core_alloc_count(void)

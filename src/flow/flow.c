@@ -269,6 +269,7 @@ void doca_flow_destroy(void)
 	while (p) {
 		struct doca_flow_pipe *next = p->all_next;
 		p->magic = 0;
+		free(p->live);
 		free(p);
 		p = next;
 	}
@@ -616,7 +617,7 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 	doca_error_t err = DOCA_ERROR_NO_MEMORY;
 	p->id = cfg->port_id;
 	p->is_manager = flow_g.cfg.switch_mode && as_dev;
-	p->queues = core_calloc(flow_g.cfg.pipe_queues, sizeof(*p->queues));
+	p->queues = core_calloc_aligned(_Alignof(struct flow_queue), flow_g.cfg.pipe_queues * sizeof(*p->queues));
 	if (p->queues == NULL) {
 		(void)CORE_LOG_NOMEM(__func__, "the entry queues");
 		goto fail;

@@ -595,8 +595,34 @@ static void entry_shared_release(const struct doca_flow_pipe_entry *e, void *arg
 void flow_entry_shared_release_all(struct doca_flow_pipe *pipe)
 {
 	/* Queued adds gave theirs back in flow_queue_drop_pipe; with none live, no scan. */
-	if (atomic_load_explicit(&pipe->nr_entries_live, memory_order_relaxed) != 0)
+	if (flow_pipe_live(pipe) != 0)
 		flow_entry_for_each(pipe, entry_shared_release, pipe->port);
+}
+
+doca_error_t flow_pipe_live_create(struct doca_flow_pipe *pipe)
+{
+	uint32_t n = pipe->port->nr_queues;
+	pipe->live = core_calloc_aligned(_Alignof(struct flow_live_shard), n * sizeof(*pipe->live));
+	if (pipe->live == NULL)
+		return CORE_LOG_NOMEM("doca_flow_pipe_create", "the pipe's entry counts");
+	pipe->nr_live_shards = n;
+	return DOCA_SUCCESS;
+}
+
+uint32_t flow_pipe_live(const struct doca_flow_pipe *pipe)
+{
+	/* A shard goes below zero when another queue removes its adds; the shards are read
+	 * one after the other, so an add and its removal on another queue meanwhile can
+	 * make the sum negative for a moment: none then. */
+	uint32_t sum = 0;
+	for (uint32_t q = 0; q < pipe->nr_live_shards; q++)
+		sum += atomic_load_explicit(&pipe->live[q].n, memory_order_relaxed);
+	return (int32_t)sum < 0 ? 0 : sum;
+}
+
+static void live_add(struct doca_flow_pipe *pipe, uint16_t q, uint32_t delta)
+{
+	atomic_fetch_add_explicit(&pipe->live[q].n, delta, memory_order_relaxed);
 }
 
 /* Under flow_g.lock, after flow_queue_drop_pipe freed the operations still queued. */
@@ -611,7 +637,8 @@ void flow_entry_destroy_all(struct doca_flow_pipe *pipe)
 		h = next;
 	}
 	flow_entry_pool_free(pipe);
-	atomic_store_explicit(&pipe->nr_entries_live, 0, memory_order_relaxed);
+	for (uint32_t q = 0; q < pipe->nr_live_shards; q++)
+		atomic_store_explicit(&pipe->live[q].n, 0, memory_order_relaxed);
 }
 
 /* ------------------------------------------------------------------ add */
@@ -770,10 +797,10 @@ static doca_error_t entry_queue_add(uint16_t q, struct flow_add_op *a, struct do
 		heap_link(e);
 		pthread_mutex_unlock(&flow_g.lock);
 	}
-	atomic_fetch_add_explicit(&p->nr_entries_live, 1, memory_order_relaxed);
+	live_add(p, q, 1);
 	e->ops_queue = (uint8_t)q;
 	if (!queue_push(p->port, q, (uintptr_t)&a->op, e)) {
-		atomic_fetch_sub_explicit(&p->nr_entries_live, 1, memory_order_relaxed);
+		live_add(p, q, (uint32_t)-1);
 		if (heap) {
 			pthread_mutex_lock(&flow_g.lock);
 			heap_unlink(e);
@@ -984,11 +1011,11 @@ const struct doca_flow_port *flow_in_entry_cb(const struct doca_flow_port *port)
 }
 
 /* A removed entry leaves its pipe's count, list (heap entries) and shared counter. */
-static void entry_forget(struct doca_flow_pipe_entry *e)
+static void entry_forget(struct doca_flow_pipe_entry *e, uint16_t q)
 {
 	bool pooled = in_pool(e);
 	struct doca_flow_pipe *pipe = flow_entry_pipe(e);
-	atomic_fetch_sub_explicit(&pipe->nr_entries_live, 1, memory_order_relaxed);
+	live_add(pipe, q, (uint32_t)-1);
 	int32_t id = entry_shared_id(e);
 	if (pooled && id < 0)
 		return;
@@ -1083,7 +1110,7 @@ static void execute_del(struct doca_flow_pipe_entry *e, uint16_t q)
 		return;
 	}
 	flow_aging_untrack(e);
-	entry_forget(e); /* reads the shared counter off the NIC entry */
+	entry_forget(e, q); /* reads the shared counter off the NIC entry */
 	flow_entry_flags_set(e, FLOW_EF_IN_NIC, 0);
 	nic_entry_free(np, nic);
 	entry_release(e);

@@ -99,10 +99,17 @@ struct flow_batch {
 	struct flow_batch *up;
 };
 
+/* One queue's share of a pipe's entry count (struct doca_flow_pipe, live). */
+struct flow_live_shard {
+	_Alignas(64) _Atomic uint32_t n;
+};
+
 /* A FIFO of operations: a ring of words, an ADD/UPD record's address or, low bit set,
- * an entry to delete; grown (doubled) under the lock when full. */
+ * an entry to delete; grown (doubled) under the lock when full. A line of its own:
+ * each queue is usually driven by a thread of its own, whose lock and ring words must
+ * not bounce with its neighbour's on every push. */
 struct flow_queue {
-	pthread_mutex_t lock;
+	_Alignas(64) pthread_mutex_t lock;
 	uintptr_t *ring;
 	uint32_t head, cap; /* cap: a power of two, or 0 before the first push */
 	struct flow_batch *batches; /* being executed, innermost first */
@@ -279,7 +286,11 @@ struct doca_flow_pipe {
 	struct doca_flow_external_resource *idxsel;
 	struct doca_flow_external_resource *mem;
 	struct flow_export *exports; /* provider exports holding it */
-	_Atomic uint32_t nr_entries_live; /* added and not yet removed (queued ones included) */
+	/* Entries added and not yet removed (queued ones included), counted per queue on a
+	 * line each (queues are usually threads of their own: one shared word bounced on
+	 * every add); the sum, modulo 2^32, is the count (flow_pipe_live). */
+	struct flow_live_shard *live;
+	uint32_t nr_live_shards; /* the port's queues when the pipe was created */
 	struct flow_heap_entry *entries; /* heap entries (pool entries are not linked) */
 	/* HASH: one entry object per index, so an add allocates nothing (flow_entry_pool_*);
 	 * BASIC: nr_entries objects handed out in order (pool_used), then from pool_free
@@ -289,13 +300,15 @@ struct doca_flow_pipe {
 	struct doca_flow_pipe_entry *pool;
 	void *pool_mem;
 	uint32_t pool_n;
-	_Atomic uint32_t pool_used;
 	uint64_t pool_gen; /* unique to this pool: names it in the threads' runs (pool_take) */
-	_Atomic(struct doca_flow_pipe_entry *) pool_free;
-	pthread_mutex_t pool_lock;
-	struct core_prefault pool_pf; /* objects committed ahead of use (prefault.c) */
 	struct doca_flow_pipe *port_next;
 	struct doca_flow_pipe *all_next;
+	/* Written while adds run, on lines apart from what every add reads above (queues
+	 * adding from several threads would otherwise take those lines from each other). */
+	_Alignas(64) _Atomic uint32_t pool_used;
+	_Atomic(struct doca_flow_pipe_entry *) pool_free;
+	pthread_mutex_t pool_lock;
+	_Alignas(64) struct core_prefault pool_pf; /* objects committed ahead of use (prefault.c) */
 };
 
 /*
@@ -466,6 +479,11 @@ void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id);
 /* Under flow_g.lock, before the NIC pipe goes: every entry's shared-counter reference. */
 void flow_entry_shared_release_all(struct doca_flow_pipe *pipe);
 void flow_entry_destroy_all(struct doca_flow_pipe *pipe);
+/* A pipe being created: its live-entry count, one shard per queue of its port
+ * (NO_MEMORY); freed with the pipe object. flow_pipe_live: the count, queued adds
+ * included. */
+FLOWDPA_MUST_CHECK doca_error_t flow_pipe_live_create(struct doca_flow_pipe *pipe);
+uint32_t flow_pipe_live(const struct doca_flow_pipe *pipe);
 /* HASH pipes: the entry pool (NO_MEMORY), freed by flow_entry_destroy_all or, for a pipe
  * that failed to create, by flow_entry_pool_free. */
 FLOWDPA_MUST_CHECK doca_error_t flow_entry_pool_create(struct doca_flow_pipe *pipe);

@@ -313,7 +313,7 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 	if (miss_err != DOCA_SUCCESS)
 		return miss_err;
 
-	struct doca_flow_pipe *p = core_calloc(1, sizeof(*p));
+	struct doca_flow_pipe *p = core_calloc_aligned(_Alignof(struct doca_flow_pipe), sizeof(*p));
 	if (p == NULL)
 		return CORE_LOG_NOMEM(__func__, "the pipe");
 	p->port = cfg->port;
@@ -330,7 +330,7 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 
 	struct nic_pipe_attr *attr = core_calloc(1, sizeof(*attr));
 	struct nic_prog *progs[FLOW_MAX_ACTIONS] = {0};
-	err = attr ? DOCA_SUCCESS : CORE_LOG_NOMEM(__func__, "the pipe's NIC attributes");
+	err = attr ? flow_pipe_live_create(p) : CORE_LOG_NOMEM(__func__, "the pipe's NIC attributes");
 	if (err == DOCA_SUCCESS)
 		err = flow_descs_templates(cfg, p, progs, who);
 	for (uint32_t i = cfg->nr_actions; i < FLOW_MAX_ACTIONS; i++)
@@ -412,6 +412,7 @@ doca_error_t doca_flow_pipe_create(const struct doca_flow_pipe_cfg *cfg, const s
 		for (uint32_t i = 0; i < FLOW_MAX_ACTIONS; i++)
 			free(progs[i]);
 		flow_entry_pool_free(p);
+		free(p->live);
 		free(p);
 		return err;
 	}

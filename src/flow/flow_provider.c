@@ -165,7 +165,7 @@ doca_error_t flow_export_info(const struct flow_export *x, struct flow_export_in
 	*info = x->info;
 	bool gone = x->pipe == NULL && x->res == NULL;
 	if (x->pipe)
-		info->nr_entries_added = atomic_load_explicit(&x->pipe->nr_entries_live, memory_order_relaxed);
+		info->nr_entries_added = flow_pipe_live(x->pipe);
 	pthread_mutex_unlock(&flow_g.lock);
 	return gone ? DOCA_ERROR_BAD_STATE : DOCA_SUCCESS;
 }
@@ -276,7 +276,7 @@ doca_error_t flow_export_entry_counter(const struct flow_export *x, uint32_t ind
 
 uint32_t flow_pipe_nr_entries_added(const struct doca_flow_pipe *pipe)
 {
-	return flow_pipe_valid(pipe, __func__) ? atomic_load_explicit(&pipe->nr_entries_live, memory_order_relaxed) : 0;
+	return flow_pipe_valid(pipe, __func__) ? flow_pipe_live(pipe) : 0;
 }
 
 doca_error_t flow_port_id_get(const struct doca_flow_port *port, const char *who, uint16_t *id)

@@ -70,7 +70,7 @@ doca_error_t flow_resize_pipe_init(struct doca_flow_pipe *p, const struct doca_f
 
 void flow_resize_added(struct doca_flow_pipe *p)
 {
-	uint64_t live = atomic_load_explicit(&p->nr_entries_live, memory_order_relaxed);
+	uint64_t live = flow_pipe_live(p);
 	/* nr_entries changes under flow_g.lock (doca_flow_pipe_resize), adds do not take it. */
 	uint32_t size = __atomic_load_n(&p->nr_entries, __ATOMIC_RELAXED);
 	if (p->resize.threshold == 0 || live * 100u < (uint64_t)p->resize.threshold * size)
@@ -121,7 +121,7 @@ doca_error_t doca_flow_pipe_resize(struct doca_flow_pipe *pipe, uint8_t new_cong
 	}
 	/* The size at which the entries there are now fill new_congestion_level percent,
 	 * as a power of two (as hardware tables), never smaller than before. */
-	uint64_t live = atomic_load_explicit(&pipe->nr_entries_live, memory_order_relaxed);
+	uint64_t live = flow_pipe_live(pipe);
 	uint32_t size = pow2_at_least((live * 100u + new_congestion_level - 1) / new_congestion_level);
 	if (size < pipe->nr_entries)
 		size = pipe->nr_entries;
@@ -181,7 +181,7 @@ void flow_resize_progress(struct doca_flow_port *port, uint16_t q)
 		atomic_fetch_sub_explicit(&port->resizes_pending, 1, memory_order_relaxed);
 		/* The entries are collected under the lock, the callbacks run without it (they
 		 * may call DOCA Flow). */
-		struct reloc_list l = {NULL, 0, atomic_load_explicit(&p->nr_entries_live, memory_order_relaxed)};
+		struct reloc_list l = {NULL, 0, flow_pipe_live(p)};
 		if (p->resize.reloc_cb && l.cap) {
 			l.e = core_calloc(l.cap, sizeof(*l.e));
 			if (l.e == NULL)

@@ -276,7 +276,7 @@ doca_error_t nic_pipe_add_prog(struct nic_pipe *p, struct nic_prog *pr, uint8_t 
 {
 	size_t sz = sizeof(*pr) + pr->n * sizeof(pr->op[0]);
 	doca_error_t err = DOCA_ERROR_FULL;
-	pthread_mutex_lock(&p->lock);
+	pthread_rwlock_wrlock(&p->lock);
 	for (int i = 0; i < NIC_MAX_PROGS; i++) {
 		struct nic_prog *have = p->progs[i];
 		if (have && have->n == pr->n && memcmp(have, pr, sz) == 0) {
@@ -293,6 +293,6 @@ doca_error_t nic_pipe_add_prog(struct nic_pipe *p, struct nic_prog *pr, uint8_t 
 			break;
 		}
 	}
-	pthread_mutex_unlock(&p->lock);
+	pthread_rwlock_unlock(&p->lock);
 	return err;
 }

@@ -61,7 +61,7 @@ void nic_hash_exec(struct nic_pipe *p, struct nic_hash_op *ops, uint32_t n)
 	const uint32_t ps_bits = p->ps_field >= 0 ? nic_ps_field_bits(p->ps_field) : 0;
 	const bool identity = (p->map_algorithm & NIC_MAP_IDENTITY) != 0;
 	bool changed = false;
-	pthread_mutex_lock(&p->lock);
+	pthread_rwlock_wrlock(&p->lock);
 	/* The entries of a burst are independent lines, mostly out of L1: start them all. */
 	for (uint32_t i = 0; i < n; i++)
 		if (ops[i].index < p->nr_entries)
@@ -70,7 +70,7 @@ void nic_hash_exec(struct nic_pipe *p, struct nic_hash_op *ops, uint32_t n)
 		ops[i].result = hash_op_run(p, &ops[i], ps_bits, identity);
 		changed |= ops[i].result == DOCA_SUCCESS;
 	}
-	pthread_mutex_unlock(&p->lock);
+	pthread_rwlock_unlock(&p->lock);
 	/* A burst that read the old state may still be forwarding with it: once this
 	 * returns (and the caller completes the ops), none is. */
 	if (changed)
@@ -83,10 +83,10 @@ static doca_error_t hash_entry_lock(const struct nic_pipe *cp, uint32_t index, s
 	struct nic_pipe *p = (struct nic_pipe *)cp;
 	if (!hash_pipe_live(p) || index >= p->nr_entries)
 		return DOCA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&p->lock);
+	pthread_rwlock_wrlock(&p->lock);
 	*e = nic_pool_entry(p, index);
 	if (!(nic_entry_flags(*e, memory_order_acquire) & NIC_EF_LINKED)) {
-		pthread_mutex_unlock(&p->lock);
+		pthread_rwlock_unlock(&p->lock);
 		return DOCA_ERROR_NOT_FOUND;
 	}
 	return DOCA_SUCCESS;
@@ -104,7 +104,7 @@ doca_error_t nic_hash_entry_state(const struct nic_pipe *p, uint32_t index, bool
 		struct nic_entry_state *st = nic_entry_state(e, memory_order_relaxed);
 		*ps_value = atomic_load_explicit(st->val_in_entry ? &e->val : &st->ps_value, memory_order_acquire);
 	}
-	pthread_mutex_unlock(&((struct nic_pipe *)p)->lock);
+	pthread_rwlock_unlock(&((struct nic_pipe *)p)->lock);
 	return DOCA_SUCCESS;
 }
 
@@ -116,6 +116,6 @@ doca_error_t nic_hash_entry_counter_read(const struct nic_pipe *p, uint32_t inde
 		return err;
 	if (nic_entry_counter_read(p, e, pkts, bytes) != DOCA_SUCCESS)
 		err = DOCA_ERROR_NOT_FOUND;
-	pthread_mutex_unlock(&((struct nic_pipe *)p)->lock);
+	pthread_rwlock_unlock(&((struct nic_pipe *)p)->lock);
 	return err;
 }

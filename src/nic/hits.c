@@ -144,7 +144,7 @@ uint32_t nic_pipe_top_hits(struct nic_pipe *p, uint32_t n, struct nic_entry_hits
 
 	if (p == NULL || out == NULL || n == 0)
 		return 0;
-	pthread_mutex_lock(&p->lock);
+	pthread_rwlock_wrlock(&p->lock);
 	/* The live entries: a pool's linked slots, a CONTROL pipe's list. */
 	uint32_t end = p->pool ? (p->type == NIC_PIPE_BASIC ? p->pool_hw : p->pool_n) : 0;
 	for (uint32_t i = p->pool ? nic_slot_next_used(p, 0) : end; i < end; i = nic_slot_next_used(p, i + 1))
@@ -152,6 +152,6 @@ uint32_t nic_pipe_top_hits(struct nic_pipe *p, uint32_t n, struct nic_entry_hits
 			cur = consider(p, nic_pool_entry(p, i), n, cur, out);
 	for (struct nic_ctrl_entry *c = p->entries; c; c = c->list_next)
 		cur = consider(p, &c->e, n, cur, out);
-	pthread_mutex_unlock(&p->lock);
+	pthread_rwlock_unlock(&p->lock);
 	return cur;
 }

@@ -175,6 +175,15 @@ static inline void nic_entry_publish(struct nic_entry *e, const struct nic_entry
 {
 	atomic_store_explicit(&e->sf, nic_state_ref(s) << NIC_EF_BITS | f, mo);
 }
+/* A new entry's value and state, and its flags last, with release: a HASH slot is
+ * usable, a BASIC entry's fields readable, from this store on. */
+static inline void nic_entry_set(struct nic_entry *e, const struct nic_entry_attr *attr,
+				 const struct nic_entry_state *st, uint32_t val)
+{
+	atomic_init(&e->val, val);
+	nic_entry_publish(e, st, NIC_EF_USED | NIC_EF_LINKED | NIC_EF_ENABLED | (attr->own_counter ? NIC_EF_OWN_CNT : 0),
+			  memory_order_release);
+}
 /* Replace e's state by s, keeping its flags; returns the old state. */
 static inline struct nic_entry_state *nic_entry_state_swap(struct nic_entry *e, const struct nic_entry_state *s)
 {
@@ -232,7 +241,15 @@ struct nic_ctrl_table {
 	struct nic_entry *e[];
 };
 
+/*
+ * A pipe: what packets and adds read on every lookup or add first, never written while
+ * they run (but nr_entries, by a resize holding the lock for writing); then the words
+ * that are written while they run, each group on lines of its own, so that a write by
+ * one thread does not take the read-mostly lines from the others' caches (two queues
+ * adding into one pipe each read the first part several times an add).
+ */
 struct nic_pipe {
+	/* ---- read-mostly */
 	_Atomic uint32_t magic; /* NIC_PIPE_MAGIC, NIC_PIPE_DEAD once destroyed */
 	enum nic_pipe_type type;
 	uint16_t port_id;
@@ -257,7 +274,6 @@ struct nic_pipe {
 	struct nic_idxsel *idxsel;
 	struct nic_mem *mem;
 	struct nic_prog *progs[NIC_MAX_PROGS]; /* field programs (NIC_AF_PROG), immutable */
-	_Atomic uint32_t rr; /* ROUND_ROBIN cursor */
 	/* BASIC and HASH: the entries, one per slot (HASH: slot = index; struct nic_entry,
 	 * BASIC: struct nic_bentry), and the own counters' cells, one array per shard; all
 	 * committed by the pages entries touch. */
@@ -265,27 +281,43 @@ struct nic_pipe {
 	uint32_t pool_n;			    /* slots */
 	struct nic_cnt_cell *cells[NIC_CNT_SHARDS]; /* [shard][slot] from 1; shard 0: in the entry */
 	struct nic_cnt_wide *spill;		    /* [slot]: what the cells folded */
-	pthread_mutex_t spill_lock;		    /* a fold against readers of the cells */
 	uint64_t *bmatch;			    /* BASIC on several words: [slot][word] */
 	uint64_t *used;				    /* bitmap: BASIC slots holding an entry;
 						     * HASH: 64-slot groups that ever held one */
-	uint32_t pool_hw;			    /* BASIC: slots ever handed out */
-	struct core_prefault pool_pf, bmatch_pf, buckets_pf; /* committed ahead (prefault.c) */
-	uint32_t pool_free;			    /* BASIC: the first freed slot + 1 */
 	/* BASIC: the buckets (struct nic_bucket), a power of two of them. */
 	struct nic_bucket *buckets;
 	uint32_t nr_buckets;
-	/* The interned entry states (states.c), under the lock. */
+	_Atomic(struct nic_ctrl_table *) ctrl;
+	struct nic_pipe *all_next; /* every pipe ever created, freed at shutdown */
+
+	/* ---- written by packets: the ROUND_ROBIN cursor */
+	_Alignas(64) _Atomic uint32_t rr;
+
+	/*
+	 * ---- control side. Every control call holds the lock for writing, but adds: those
+	 * hold it for reading, so that queues filling one pipe from several threads add in
+	 * parallel, and serialise among themselves only where they meet: on a bucket (its
+	 * wlock), on the BASIC free list and cursor (slot_lock), on the interned states
+	 * (intern_lock), and on nr_live (atomic).
+	 */
+	_Alignas(64) pthread_rwlock_t lock;
+	uint64_t next_seq;
+	struct nic_ctrl_entry *entries; /* CONTROL: list of live entries */
+	/* BASIC: the slots, under slot_lock (adds) or the lock held for writing. */
+	_Alignas(64) pthread_mutex_t slot_lock;
+	uint32_t pool_hw;   /* slots ever handed out */
+	uint32_t pool_free; /* the first freed slot + 1 */
+	_Atomic uint32_t nr_live;
+	/* The interned entry states (states.c): under the lock held for writing, or
+	 * intern_lock while adds hold it for reading. */
+	_Alignas(64) pthread_mutex_t intern_lock;
 	struct nic_entry_state **intern;
 	struct nic_entry_state *intern_last; /* the last one an add got */
 	uint32_t intern_mask, nr_interned;
-	_Atomic(struct nic_ctrl_table *) ctrl;
-	/* Control side. */
-	pthread_mutex_t lock; /* serialises control calls on this pipe */
-	uint32_t nr_live;
-	uint64_t next_seq;
-	struct nic_ctrl_entry *entries; /* CONTROL: list of live entries */
-	struct nic_pipe *all_next; /* every pipe ever created, freed at shutdown */
+	/* A counter fold against readers of the cells. */
+	_Alignas(64) pthread_mutex_t spill_lock;
+	/* Committed ahead of use (prefault.c): the service's thread writes them. */
+	_Alignas(64) struct core_prefault pool_pf, bmatch_pf, buckets_pf;
 };
 
 struct nic_idxsel {
@@ -332,7 +364,8 @@ static inline uint32_t nic_bucket_of(uint32_t h, uint32_t n)
  * dependent DRAM miss of its own. With n/4 to n/2 buckets (the memory of the one-word
  * chains they replace), 2 to 4 entries a bucket: 4% to 20% of the entries are chained.
  *
- * Writers hold the pipe lock; readers hold nothing. A way's tag is written before its
+ * Writers hold the pipe lock for writing, or for reading and the bucket's wlock (adds);
+ * readers hold nothing. A way's tag is written before its
  * slot (release), and a linked entry's way and tag never change (entries do not move
  * between ways and the chain); a reader loads the tags, then the slot, and checks the
  * entry's key, so a stale tag can only make it miss an entry being added. The buckets
@@ -344,7 +377,7 @@ struct nic_bucket {
 	_Atomic uint64_t tags;		       /* way i's tag: bits 16i to 16i + 15 */
 	_Atomic uint32_t over;		       /* the entries past the ways: the first's slot + 1,
 						* linked by next */
-	uint32_t unused;
+	_Atomic uint32_t wlock;		       /* 1 while an add writes it; never read by packets */
 };
 _Static_assert(sizeof(struct nic_bucket) == 32, "a bucket is half a cache line");
 
@@ -528,11 +561,13 @@ FLOWDPA_MUST_CHECK doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nsl
 void nic_pool_free(struct nic_pipe *p);
 /* No more committing ahead of use (prefault.c): at destruction, before the tables go. */
 void nic_pool_prefault_stop(struct nic_pipe *p);
-bool nic_slot_used(const struct nic_pipe *p, uint32_t slot);
-void nic_slot_mark(struct nic_pipe *p, uint32_t slot, bool used);
+/* BASIC: mark the n slots of entries just added used, one atomic per bitmap word they
+ * share (two queues' adds meet on a word; an atomic per add made them bounce it). */
+void nic_slots_mark_used(struct nic_pipe *p, const uint32_t *slots, uint32_t n);
 /* The first used slot from from on, or the end of the pool's used range. */
 uint32_t nic_slot_next_used(const struct nic_pipe *p, uint32_t from);
-/* BASIC: a free slot (zero), or NULL when every slot is taken. */
+/* BASIC: a free slot (zero), or NULL when every slot is taken. Both this and
+ * nic_slot_release: under the pipe lock for writing, or slot_lock (adds). */
 struct nic_bentry *nic_slot_take(struct nic_pipe *p);
 /* The slot of a freed entry: its cells and the entry zeroed, back to the free ones. */
 void nic_slot_release(struct nic_pipe *p, struct nic_entry *e);
@@ -541,10 +576,23 @@ void nic_hash_slot_mark(struct nic_pipe *p, uint32_t slot);
 /* The match key of an entry (the words it matches, the rest zero). */
 void nic_entry_match_key(const struct nic_pipe *p, const struct nic_entry *e, struct nic_key *out);
 
+/* ------------------------------------------------------------------ add.c */
+
+/* BASIC and HASH adds of a burst, as nic_entry_add_bulk (pipe alive when called). */
+void nic_pool_add_bulk(struct nic_pipe *p, const struct nic_entry_attr *const *attrs, uint32_t n,
+		       struct nic_entry **out, doca_error_t *errs);
+/* Unlink BASIC entry b of hash h from its bucket (lock held for writing). Readers that
+ * already hold b may still follow its chain link until the grace period the caller
+ * waits for. */
+void nic_bucket_unlink(struct nic_pipe *p, struct nic_bentry *b, uint32_t h);
+/* A HASH pipe's path-selector value fits its field (INVALID_VALUE and a line if not). */
+doca_error_t nic_ps_value_check(const struct nic_pipe *p, uint32_t ps_value);
+
 /* ------------------------------------------------------------------ states.c */
 
 /* The interned state for actions, fwd and shared counter cnt (or NULL) with one more
- * reference (NULL: no memory); *val is the entry's value (nic_entry.val) for it. */
+ * reference (NULL: no memory); *val is the entry's value (nic_entry.val) for it. Both
+ * this and nic_state_put: under the pipe lock for writing, or intern_lock (adds). */
 struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actions *a, const struct nic_fwd *fwd,
 				      struct nic_counter *cnt, uint32_t ps_value, uint32_t *val);
 /* Drop a reference of an interned state, or free a private one. No reader may hold it. */

@@ -1,12 +1,12 @@
 /*
- * pipe.c - NIC pipes and entries on the control side: creation, insertion into the
- * structure the datapath walks (BASIC buckets, HASH index slots, CONTROL
- * priority arrays), update, removal with a grace period, and the HASH-pipe operations
- * the provider executes (enable/disable, path-selector replace, counter read).
+ * pipe.c - NIC pipes and entries on the control side: creation, CONTROL entries and
+ * their priority arrays, update, removal with a grace period, and destruction (BASIC
+ * and HASH adds are add.c's).
  *
- * Writers are serialised per pipe by pipe->lock; every structure the datapath reads is
- * published with one release store, and anything it may still hold is freed only after
- * nic_dp_synchronize().
+ * Writers are serialised per pipe by pipe->lock, held for writing (adds, which hold it
+ * for reading, serialise among themselves as add.c says); every structure the
+ * datapath reads is published with one release store, and anything it may still hold
+ * is freed only after nic_dp_synchronize().
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -72,6 +72,28 @@ uint32_t nic_ps_field_bits(int field)
 	}
 }
 
+static void pipe_locks_init(struct nic_pipe *p)
+{
+	/* Adds hold the lock for reading without pause: a control call waiting to write
+	 * must not wait for the queues to go idle. */
+	pthread_rwlockattr_t ra;
+	pthread_rwlockattr_init(&ra);
+	pthread_rwlockattr_setkind_np(&ra, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&p->lock, &ra);
+	pthread_rwlockattr_destroy(&ra);
+	pthread_mutex_init(&p->slot_lock, NULL);
+	pthread_mutex_init(&p->intern_lock, NULL);
+	pthread_mutex_init(&p->spill_lock, NULL);
+}
+
+static void pipe_locks_destroy(struct nic_pipe *p)
+{
+	pthread_rwlock_destroy(&p->lock);
+	pthread_mutex_destroy(&p->slot_lock);
+	pthread_mutex_destroy(&p->intern_lock);
+	pthread_mutex_destroy(&p->spill_lock);
+}
+
 doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe **out)
 {
 	if (attr == NULL || out == NULL)
@@ -117,7 +139,7 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 
-	struct nic_pipe *p = core_calloc(1, sizeof(*p));
+	struct nic_pipe *p = core_calloc_aligned(_Alignof(struct nic_pipe), sizeof(*p));
 	if (p == NULL) {
 		CORE_LOG_ERR("pipe '%s': out of memory (the pipe)", name);
 		return DOCA_ERROR_NO_MEMORY;
@@ -143,12 +165,7 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 		p->index_mask = p->nr_entries - 1;
 	p->idxsel = attr->idxsel;
 	p->mem = attr->mem;
-	pthread_mutexattr_t ma;
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
-	pthread_mutex_init(&p->lock, &ma);
-	pthread_mutexattr_destroy(&ma);
-	pthread_mutex_init(&p->spill_lock, NULL);
+	pipe_locks_init(p);
 
 	struct nic_fwd *miss = core_malloc(sizeof(*miss));
 	doca_error_t err = DOCA_ERROR_NO_MEMORY;
@@ -193,8 +210,7 @@ fail:
 	free(miss);
 	nic_pool_free(p);
 	nic_lazy_free(p->buckets, (size_t)p->nr_buckets * sizeof(*p->buckets));
-	pthread_mutex_destroy(&p->lock);
-	pthread_mutex_destroy(&p->spill_lock);
+	pipe_locks_destroy(p);
 	free(p);
 	return err;
 }
@@ -237,9 +253,9 @@ doca_error_t nic_pipe_set_fwd_miss(struct nic_pipe *pipe, const struct nic_fwd *
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	*f = *fwd_miss;
-	pthread_mutex_lock(&pipe->lock);
+	pthread_rwlock_wrlock(&pipe->lock);
 	struct nic_fwd *old = atomic_exchange_explicit(&pipe->fwd_miss, f, memory_order_acq_rel);
-	pthread_mutex_unlock(&pipe->lock);
+	pthread_rwlock_unlock(&pipe->lock);
 	nic_dp_synchronize();
 	free(old);
 	return DOCA_SUCCESS;
@@ -325,68 +341,7 @@ static void ctrl_unlink(struct nic_pipe *p, struct nic_ctrl_entry *c)
 	c->list_next = c->list_prev = NULL;
 }
 
-/* Whether BASIC entry e matches masked key k on every word. */
-static bool basic_entry_eq(const struct nic_pipe *p, const struct nic_entry *e, const struct nic_key *k)
-{
-	if (p->nr_entry_words <= 1)
-		return nic_bentry_of(e)->match0 == (p->nr_entry_words ? k->w[p->entry_words[0]] : 0);
-	const uint64_t *row = nic_entry_words(p, e);
-	for (uint32_t i = 0; i < p->nr_entry_words; i++)
-		if (row[i] != k->w[p->entry_words[i]])
-			return false;
-	return true;
-}
-
-static struct nic_bentry *basic_find(struct nic_pipe *p, const struct nic_key *k, uint32_t h)
-{
-	struct nic_bucket_iter it;
-	nic_bucket_iter_init(&it, &p->buckets[nic_bucket_of(h, p->nr_buckets)], p->pool, h);
-	struct nic_bentry *b;
-	while ((b = nic_bucket_iter_next(&it)) != NULL)
-		if (basic_entry_eq(p, &b->e, k))
-			return b;
-	return NULL;
-}
-
-/* Link BASIC entry b of hash h into its bucket (lock held): a free way, else the chain.
- * Published by the release store of its way or of the chain's head. */
-static void bucket_link(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
-{
-	struct nic_bucket *bk = &p->buckets[nic_bucket_of(h, p->nr_buckets)];
-	for (uint32_t i = 0; i < NIC_BUCKET_WAYS; i++) {
-		if (atomic_load_explicit(&bk->way[i], memory_order_relaxed) != 0)
-			continue;
-		uint64_t tags = atomic_load_explicit(&bk->tags, memory_order_relaxed);
-		tags = (tags & ~(0xffffull << (16 * i))) | (uint64_t)nic_bucket_tag(h) << (16 * i);
-		atomic_store_explicit(&bk->tags, tags, memory_order_relaxed);
-		atomic_store_explicit(&bk->way[i], nic_entry_slot(p, &b->e) + 1, memory_order_release);
-		return;
-	}
-	atomic_store_explicit(&b->next, atomic_load_explicit(&bk->over, memory_order_relaxed), memory_order_relaxed);
-	atomic_store_explicit(&bk->over, nic_entry_slot(p, &b->e) + 1, memory_order_release);
-}
-
-/* Unlink BASIC entry b of hash h from its bucket (lock held). Readers that already hold
- * b may still follow its chain link until the grace period the caller waits for. */
-static void bucket_unlink(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
-{
-	struct nic_bucket *bk = &p->buckets[nic_bucket_of(h, p->nr_buckets)];
-	uint32_t s = nic_entry_slot(p, &b->e) + 1;
-	for (uint32_t i = 0; i < NIC_BUCKET_WAYS; i++)
-		if (atomic_load_explicit(&bk->way[i], memory_order_relaxed) == s) {
-			atomic_store_explicit(&bk->way[i], 0, memory_order_release);
-			return;
-		}
-	_Atomic uint32_t *link = &bk->over;
-	uint32_t cur;
-	while ((cur = atomic_load_explicit(link, memory_order_relaxed)) != 0 && cur != s)
-		link = &nic_bucket_entry(p->pool, cur)->next;
-	assert(cur == s && "a linked BASIC entry is in its bucket");
-	if (cur == s)
-		atomic_store_explicit(link, atomic_load_explicit(&b->next, memory_order_relaxed), memory_order_release);
-}
-
-/* The fields every pipe type sets, under the lock; NO_MEMORY when no state could be had. */
+/* A CONTROL entry's state and fields (lock held); NO_MEMORY when no state could be had. */
 static doca_error_t entry_fill(struct nic_pipe *p, struct nic_entry *e, const struct nic_entry_attr *attr)
 {
 	uint32_t val;
@@ -396,68 +351,7 @@ static doca_error_t entry_fill(struct nic_pipe *p, struct nic_entry *e, const st
 		CORE_LOG_ERR("pipe '%s': out of memory (an entry's actions)", p->name);
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	atomic_init(&e->val, val);
-	/* Last, with release: a HASH slot is usable from this store on (hash_usable). */
-	nic_entry_publish(e, st, NIC_EF_USED | NIC_EF_LINKED | NIC_EF_ENABLED | (attr->own_counter ? NIC_EF_OWN_CNT : 0),
-			  memory_order_release);
-	return DOCA_SUCCESS;
-}
-
-/*
- * HASH entries live in the pipe's pool, one slot per index (the pipe size is fixed at
- * creation, as in hardware): an add allocates nothing. The slot is reused only once its
- * previous entry was removed and freed, after a grace period. Lock held, pipe alive.
- */
-static doca_error_t hash_entry_add_locked(struct nic_pipe *p, const struct nic_entry_attr *attr,
-					  struct nic_entry **out)
-{
-	struct nic_entry *e = nic_pool_entry(p, attr->index);
-	if (nic_slot_used(p, attr->index)) {
-		CORE_LOG_ERR("pipe '%s': entry index %u is already used", p->name, attr->index);
-		return DOCA_ERROR_ALREADY_EXIST;
-	}
-	/* The slot is zero: from creation, or cleared by nic_entry_free. The datapath reads
-	 * it once its flags say LINKED (a release store in entry_fill's order: every field
-	 * is written before the flags). */
-	doca_error_t err = entry_fill(p, e, attr);
-	if (err != DOCA_SUCCESS)
-		return err;
-	nic_hash_slot_mark(p, attr->index);
-	p->nr_live++;
-	*out = e;
-	return DOCA_SUCCESS;
-}
-
-/* A BASIC add of masked key k with bucket hash h; lock held, pipe alive. */
-static doca_error_t basic_entry_add_locked(struct nic_pipe *p, const struct nic_entry_attr *attr,
-					   const struct nic_key *k, uint32_t h, struct nic_entry **out)
-{
-	struct nic_bentry *b = NULL;
-	if (p->nr_live >= p->nr_entries || (b = nic_slot_take(p)) == NULL) {
-		CORE_LOG_ERR("pipe '%s': full (%u entries)", p->name, p->nr_entries);
-		return DOCA_ERROR_FULL;
-	}
-	doca_error_t err = DOCA_SUCCESS;
-	if (basic_find(p, k, h)) {
-		CORE_LOG_ERR("pipe '%s': an entry with the same match exists", p->name);
-		err = DOCA_ERROR_ALREADY_EXIST;
-	} else {
-		b->match0 = p->nr_entry_words ? k->w[p->entry_words[0]] : 0;
-		if (p->nr_entry_words > 1) {
-			uint64_t *row = p->bmatch + (size_t)nic_entry_slot(p, &b->e) * p->nr_entry_words;
-			for (uint32_t i = 0; i < p->nr_entry_words; i++)
-				row[i] = k->w[p->entry_words[i]];
-		}
-		err = entry_fill(p, &b->e, attr);
-	}
-	if (err != DOCA_SUCCESS) {
-		nic_slot_release(p, &b->e);
-		return err;
-	}
-	nic_slot_mark(p, nic_entry_slot(p, &b->e), true);
-	p->nr_live++;
-	bucket_link(p, b, h);
-	*out = &b->e;
+	nic_entry_set(e, attr, st, val);
 	return DOCA_SUCCESS;
 }
 
@@ -476,7 +370,7 @@ static doca_error_t ctrl_entry_add(struct nic_pipe *p, const struct nic_entry_at
 		c->match.w[i] = attr->match.w[i] & attr->mask.w[i];
 	struct nic_ctrl_table *retired = NULL;
 	doca_error_t err = DOCA_SUCCESS;
-	pthread_mutex_lock(&p->lock);
+	pthread_rwlock_wrlock(&p->lock);
 	if (!nic_pipe_alive(p)) {
 		err = DOCA_ERROR_INVALID_VALUE;
 	} else if (p->nr_live >= p->nr_entries) {
@@ -496,7 +390,7 @@ static doca_error_t ctrl_entry_add(struct nic_pipe *p, const struct nic_entry_at
 			nic_state_put(p, nic_entry_state(&c->e, memory_order_relaxed));
 		}
 	}
-	pthread_mutex_unlock(&p->lock);
+	pthread_rwlock_unlock(&p->lock);
 	if (err != DOCA_SUCCESS) {
 		/* Never linked, or unlinked again under the lock before the datapath saw it. */
 		free(c);
@@ -510,8 +404,7 @@ static doca_error_t ctrl_entry_add(struct nic_pipe *p, const struct nic_entry_at
 	return DOCA_SUCCESS;
 }
 
-/* A HASH pipe's path-selector value fits its field (INVALID_VALUE and a line if not). */
-static doca_error_t ps_value_check(const struct nic_pipe *p, uint32_t ps_value)
+doca_error_t nic_ps_value_check(const struct nic_pipe *p, uint32_t ps_value)
 {
 	uint32_t bits = p->ps_field >= 0 ? nic_ps_field_bits(p->ps_field) : 32;
 	if (bits < 32 && ps_value >> bits) {
@@ -519,19 +412,6 @@ static doca_error_t ps_value_check(const struct nic_pipe *p, uint32_t ps_value)
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	return DOCA_SUCCESS;
-}
-
-/* What an add is refused for before it takes the lock. */
-static doca_error_t entry_add_check(const struct nic_pipe *p, const struct nic_entry_attr *attr)
-{
-	if (p->type != NIC_PIPE_HASH)
-		return DOCA_SUCCESS;
-	if (attr->index >= p->nr_entries) {
-		CORE_LOG_ERR("pipe '%s': entry index %u out of range (nr_entries %u)", p->name, attr->index,
-			     p->nr_entries);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return ps_value_check(p, attr->ps_value);
 }
 
 doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr, struct nic_entry **out)
@@ -543,50 +423,6 @@ doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr
 	return err;
 }
 
-/*
- * BASIC and HASH adds of a burst: the buckets (BASIC) or slots (HASH) they will
- * write are prefetched first, so that the burst's cache misses overlap, then all are
- * added under one hold of the lock.
- */
-#define ADD_CHUNK 32
-
-static void add_chunk(struct nic_pipe *p, const struct nic_entry_attr *const *attrs, uint32_t n,
-		      struct nic_entry **out, doca_error_t *errs)
-{
-	struct nic_key k[ADD_CHUNK];
-	uint32_t h[ADD_CHUNK];
-	bool basic = p->type == NIC_PIPE_BASIC;
-	for (uint32_t i = 0; i < n; i++) {
-		errs[i] = entry_add_check(p, attrs[i]);
-		if (errs[i] != DOCA_SUCCESS)
-			continue;
-		if (!basic) {
-			core_prefault_at(&p->pool_pf, (size_t)attrs[i]->index * sizeof(struct nic_entry));
-			__builtin_prefetch(nic_pool_entry(p, attrs[i]->index), 1);
-			continue;
-		}
-		for (uint32_t w = 0; w < p->nr_entry_words; w++) {
-			uint32_t x = p->entry_words[w];
-			k[i].w[x] = attrs[i]->match.w[x] & p->entry_mask.w[x];
-		}
-		h[i] = nic_basic_hash(p, &k[i]);
-		/* The duplicate check reads the bucket, and an entry only where a tag matches. */
-		__builtin_prefetch(&p->buckets[nic_bucket_of(h[i], p->nr_buckets)], 1);
-	}
-	pthread_mutex_lock(&p->lock);
-	bool alive = nic_pipe_alive(p);
-	for (uint32_t i = 0; i < n; i++) {
-		if (errs[i] != DOCA_SUCCESS)
-			continue;
-		if (!alive)
-			errs[i] = DOCA_ERROR_INVALID_VALUE;
-		else
-			errs[i] = basic ? basic_entry_add_locked(p, attrs[i], &k[i], h[i], &out[i])
-					: hash_entry_add_locked(p, attrs[i], &out[i]);
-	}
-	pthread_mutex_unlock(&p->lock);
-}
-
 void nic_entry_add_bulk(struct nic_pipe *p, const struct nic_entry_attr *const *attrs, uint32_t n,
 			struct nic_entry **out, doca_error_t *errs)
 {
@@ -595,19 +431,18 @@ void nic_entry_add_bulk(struct nic_pipe *p, const struct nic_entry_attr *const *
 			errs[i] = DOCA_ERROR_INVALID_VALUE;
 		return;
 	}
-	if (p->type == NIC_PIPE_CONTROL) {
-		for (uint32_t i = 0; i < n; i++)
-			errs[i] = ctrl_entry_add(p, attrs[i], &out[i]);
+	if (p->type != NIC_PIPE_CONTROL) {
+		nic_pool_add_bulk(p, attrs, n, out, errs);
 		return;
 	}
-	for (uint32_t i = 0; i < n; i += ADD_CHUNK)
-		add_chunk(p, attrs + i, n - i < ADD_CHUNK ? n - i : ADD_CHUNK, out + i, errs + i);
+	for (uint32_t i = 0; i < n; i++)
+		errs[i] = ctrl_entry_add(p, attrs[i], &out[i]);
 }
 
 doca_error_t nic_entry_update(struct nic_pipe *p, struct nic_entry *e, const struct nic_actions *actions,
 			      uint32_t ps_value, const struct nic_fwd *fwd)
 {
-	if (p->type == NIC_PIPE_HASH && ps_value_check(p, ps_value) != DOCA_SUCCESS)
+	if (p->type == NIC_PIPE_HASH && nic_ps_value_check(p, ps_value) != DOCA_SUCCESS)
 		return DOCA_ERROR_INVALID_VALUE;
 	/* A private state: the new actions and value are published by one store. */
 	struct nic_entry_state *st = nic_state_alloc();
@@ -615,15 +450,15 @@ doca_error_t nic_entry_update(struct nic_pipe *p, struct nic_entry *e, const str
 		CORE_LOG_ERR("pipe '%s': out of memory (an entry's new state)", p->name);
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	pthread_mutex_lock(&p->lock);
+	pthread_rwlock_wrlock(&p->lock);
 	/* The counter is the entry's from its add on: the new state keeps it. */
 	nic_entry_state_init(st, actions, fwd, nic_entry_state(e, memory_order_relaxed)->cnt, ps_value);
 	struct nic_entry_state *old = nic_entry_state_swap(e, st);
-	pthread_mutex_unlock(&p->lock);
+	pthread_rwlock_unlock(&p->lock);
 	nic_dp_synchronize();
-	pthread_mutex_lock(&p->lock);
+	pthread_rwlock_wrlock(&p->lock);
 	nic_state_put(p, old);
-	pthread_mutex_unlock(&p->lock);
+	pthread_rwlock_unlock(&p->lock);
 	return DOCA_SUCCESS;
 }
 
@@ -641,7 +476,7 @@ static doca_error_t entry_unlink(struct nic_pipe *p, struct nic_entry *e, struct
 	if (p->type == NIC_PIPE_BASIC) {
 		struct nic_key k;
 		nic_entry_match_key(p, e, &k);
-		bucket_unlink(p, nic_bentry_of(e), nic_basic_hash(p, &k));
+		nic_bucket_unlink(p, nic_bentry_of(e), nic_basic_hash(p, &k));
 	} else if (p->type == NIC_PIPE_CONTROL) {
 		ctrl_unlink(p, nic_ctrl_of(e));
 	}
@@ -659,9 +494,9 @@ doca_error_t nic_entry_remove(struct nic_pipe *p, struct nic_entry *e)
 	struct nic_ctrl_table *retired;
 	doca_error_t err;
 
-	pthread_mutex_lock(&p->lock);
+	pthread_rwlock_wrlock(&p->lock);
 	err = entry_unlink(p, e, &retired);
-	pthread_mutex_unlock(&p->lock);
+	pthread_rwlock_unlock(&p->lock);
 	if (err != DOCA_SUCCESS) {
 		CORE_LOG_ERR("pipe '%s': no memory for the new CONTROL table; the entry stays", p->name);
 		return err;
@@ -683,12 +518,12 @@ void nic_entry_free(struct nic_pipe *p, struct nic_entry *e)
 	if (e == NULL)
 		return;
 	/* Under the lock an add at this slot from another queue checks it with. */
-	pthread_mutex_lock(&p->lock);
+	pthread_rwlock_wrlock(&p->lock);
 	if (p->pool)
 		pool_entry_free(p, e);
 	else
 		nic_state_put(p, nic_entry_state(e, memory_order_relaxed));
-	pthread_mutex_unlock(&p->lock);
+	pthread_rwlock_unlock(&p->lock);
 	if (!p->pool) {
 		free(nic_ctrl_of(e)->cond);
 		free(nic_ctrl_of(e));
@@ -733,7 +568,7 @@ void nic_pipe_destroy(struct nic_pipe *p)
 	if (!nic_pipe_alive(p))
 		return;
 	nic_pool_prefault_stop(p);
-	pthread_mutex_lock(&p->lock);
+	pthread_rwlock_wrlock(&p->lock);
 	atomic_store_explicit(&p->magic, NIC_PIPE_DEAD, memory_order_release);
 	if (p->is_root) {
 		/* The port's root is this pipe: clearing it cannot fail. */
@@ -764,16 +599,16 @@ void nic_pipe_destroy(struct nic_pipe *p)
 	struct nic_ctrl_table *t = atomic_exchange_explicit(&p->ctrl, NULL, memory_order_acq_rel);
 	p->entries = NULL;
 	p->nr_live = 0;
-	pthread_mutex_unlock(&p->lock);
+	pthread_rwlock_unlock(&p->lock);
 	nic_dp_synchronize();
 	free(t);
 	/* Those this destroy unlinked: flagged USED and no longer LINKED, but only the
 	 * ones it saw linked (the others were removed, their owners free them). */
-	pthread_mutex_lock(&p->lock);
+	pthread_rwlock_wrlock(&p->lock);
 	for (uint32_t i = p->pool ? nic_slot_next_used(p, 0) : end; i < end; i = nic_slot_next_used(p, i + 1))
 		if (nic_entry_flags(nic_pool_entry(p, i), memory_order_relaxed) & NIC_EF_DESTROYED)
 			pool_entry_free(p, nic_pool_entry(p, i));
-	pthread_mutex_unlock(&p->lock);
+	pthread_rwlock_unlock(&p->lock);
 	while (list) {
 		struct nic_ctrl_entry *next = list->list_next;
 		nic_entry_free(p, &list->e);
@@ -796,8 +631,7 @@ void nic_pipes_free_all(void)
 		nic_states_free_all(p);
 		for (int i = 0; i < NIC_MAX_PROGS; i++)
 			free(p->progs[i]);
-		pthread_mutex_destroy(&p->lock);
-		pthread_mutex_destroy(&p->spill_lock);
+		pipe_locks_destroy(p);
 		free(p);
 		p = next;
 	}

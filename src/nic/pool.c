@@ -13,7 +13,8 @@
  * are committed when they touch them. A shard's cells are only committed once a
  * datapath thread owning that shard counts on the pipe.
  *
- * Everything here that changes runs under the pipe lock, but a counter fold.
+ * Everything here that changes runs under the pipe lock, but a counter fold; adds hold
+ * it for reading, and take slot_lock for the BASIC free list and cursor.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -119,26 +120,23 @@ void nic_pool_free(struct nic_pipe *p)
 	memset(p->cells, 0, sizeof(p->cells));
 }
 
-bool nic_slot_used(const struct nic_pipe *p, uint32_t slot)
-{
-	if (p->type == NIC_PIPE_HASH)
-		return nic_entry_flags(nic_pool_entry(p, slot), memory_order_relaxed) & NIC_EF_USED;
-	return p->used[slot / 64] >> (slot % 64) & 1;
-}
-
+/* Atomic: adds holding the pipe lock for reading set bits of one word together. */
 void nic_hash_slot_mark(struct nic_pipe *p, uint32_t slot)
 {
 	uint32_t g = slot / 64;
-	if (!(p->used[g / 64] >> (g % 64) & 1))
-		p->used[g / 64] |= 1ull << (g % 64);
+	if (!(__atomic_load_n(&p->used[g / 64], __ATOMIC_RELAXED) >> (g % 64) & 1))
+		__atomic_fetch_or(&p->used[g / 64], 1ull << (g % 64), __ATOMIC_RELAXED);
 }
 
-void nic_slot_mark(struct nic_pipe *p, uint32_t slot, bool used)
+void nic_slots_mark_used(struct nic_pipe *p, const uint32_t *slots, uint32_t n)
 {
-	if (used)
-		p->used[slot / 64] |= 1ull << (slot % 64);
-	else
-		p->used[slot / 64] &= ~(1ull << (slot % 64));
+	for (uint32_t i = 0; i < n;) {
+		uint32_t w = slots[i] / 64;
+		uint64_t bits = 0;
+		for (; i < n && slots[i] / 64 == w; i++)
+			bits |= 1ull << (slots[i] % 64);
+		__atomic_fetch_or(&p->used[w], bits, __ATOMIC_RELAXED);
+	}
 }
 
 /* HASH: from itself while its group ever held an entry, else the next such group's first
@@ -205,7 +203,7 @@ void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
 	if (p->type == NIC_PIPE_BASIC) {
 		struct nic_bentry *b = nic_bentry_of(e);
 		b->match0 = 0;
-		nic_slot_mark(p, slot, false);
+		__atomic_fetch_and(&p->used[slot / 64], ~(1ull << (slot % 64)), __ATOMIC_RELAXED);
 		atomic_store_explicit(&b->next, p->pool_free, memory_order_relaxed);
 		p->pool_free = slot + 1;
 	}

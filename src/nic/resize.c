@@ -13,7 +13,7 @@ DOCA_LOG_REGISTER(NIC::RESIZE);
 doca_error_t nic_pipe_set_capacity(struct nic_pipe *pipe, uint32_t nr_entries)
 {
 	doca_error_t err = DOCA_SUCCESS;
-	pthread_mutex_lock(&pipe->lock);
+	pthread_rwlock_wrlock(&pipe->lock);
 	if (!nic_pipe_alive(pipe) || pipe->type == NIC_PIPE_HASH) {
 		CORE_LOG_ERR("pipe '%s': only a live BASIC or CONTROL pipe changes its number of entries", pipe->name);
 		err = DOCA_ERROR_INVALID_VALUE;
@@ -28,6 +28,6 @@ doca_error_t nic_pipe_set_capacity(struct nic_pipe *pipe, uint32_t nr_entries)
 	} else {
 		pipe->nr_entries = nr_entries;
 	}
-	pthread_mutex_unlock(&pipe->lock);
+	pthread_rwlock_unlock(&pipe->lock);
 	return err;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -1498,6 +1499,238 @@ static void test_entry_add_bulk(void **state)
 	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
 }
 
+/*
+ * Issue 13: adds from two threads into one BASIC pipe run in parallel (the pipe lock
+ * held for reading, a bucket each). Thread A adds keys [0, 2000), B [1000, 3000), both
+ * the shared [1000, 2000) first and in the same order, so that they race for the same
+ * keys, in bulks of 48 (chunks of 32 and 16), into a pipe that holds 2500 of them, over
+ * several rounds, while a
+ * third thread sends frames to every key (a hit carries its key's own source port) and
+ * a fourth updates an entry and lists the top hits (the lock held for writing). Each
+ * key is added at most once; a key one thread found already there the other added;
+ * FULL only once the pipe was full to within the other thread's spare places; every
+ * added key forwards with its port, every other misses.
+ */
+#define PAR_KEYS 3000
+#define PAR_SIZE 2500
+#define PAR_BULK 48
+
+struct par_adder {
+	pthread_t t;
+	struct nic_pipe *p;
+	uint32_t first, n;
+	pthread_barrier_t *start;
+	doca_error_t err[PAR_KEYS]; /* by key */
+};
+
+/* The j-th key an adder adds: the shared half first. */
+static uint32_t par_key(const struct par_adder *a, uint32_t j)
+{
+	return a->first + (j + (a->first ? 0 : 1000)) % a->n;
+}
+
+static void par_attr(struct nic_entry_attr *ea, uint32_t key)
+{
+	memset(ea, 0, sizeof(*ea));
+	ft_wr16(ea->match.b + NIC_K_L4_DST, (uint16_t)(1000 + key));
+	ea->fwd.type = NIC_FWD_PORT;
+	ea->fwd.port_id = 1;
+	ea->own_counter = true;
+	ea->actions.fields = 1u << NIC_AF_L4_SRC;
+	ea->actions.l4_src = __builtin_bswap16((uint16_t)(20000 + key));
+}
+
+static void *par_add(void *arg)
+{
+	struct par_adder *a = arg;
+	struct nic_entry_attr ea[PAR_BULK];
+	const struct nic_entry_attr *ap[PAR_BULK];
+	struct nic_entry *e[PAR_BULK];
+	pthread_barrier_wait(a->start);
+	doca_error_t err[PAR_BULK];
+	for (uint32_t i = 0; i < a->n; i += PAR_BULK) {
+		uint32_t n = a->n - i < PAR_BULK ? a->n - i : PAR_BULK;
+		for (uint32_t j = 0; j < n; j++) {
+			par_attr(&ea[j], par_key(a, i + j));
+			ap[j] = &ea[j];
+		}
+		nic_entry_add_bulk(a->p, ap, n, e, err);
+		for (uint32_t j = 0; j < n; j++)
+			a->err[par_key(a, i + j)] = err[j];
+	}
+	return NULL;
+}
+
+struct par_side {
+	pthread_t t;
+	struct nic_pipe *p;
+	struct nic_entry *upd; /* the writer's entry */
+	_Atomic bool stop;
+	uint64_t hits, wrong;
+};
+
+/* Frames to every key in turn: a hit must carry its key's port. */
+static void *par_send(void *arg)
+{
+	struct par_side *s = arg;
+	uint8_t f[128], out[128];
+	uint32_t len;
+	for (uint32_t k = 0; !atomic_load(&s->stop); k = (k + 7) % PAR_KEYS) {
+		struct nic_buf b = {f, ft_udp4(f, 1, 2, 3, (uint16_t)(1000 + k))};
+		if (nic_port_rx_burst(0, &b, 1) != 1)
+			return (void *)1;
+		if (nic_capture_pop(1, NIC_CAPTURE_TX, out, sizeof(out), &len) != DOCA_SUCCESS)
+			continue;
+		s->hits++;
+		s->wrong += ft_sport(out) != 20000 + k || !ft_checksums_ok(out, len);
+	}
+	return NULL;
+}
+
+/* Control calls that hold the pipe lock for writing, between the adds. */
+static void *par_write(void *arg)
+{
+	struct par_side *s = arg;
+	struct nic_actions act;
+	struct nic_fwd fwd = {.type = NIC_FWD_PORT, .port_id = 1};
+	struct nic_entry_hits top[4];
+	memset(&act, 0, sizeof(act));
+	act.fields = 1u << NIC_AF_L4_SRC;
+	for (uint32_t i = 0; !atomic_load(&s->stop); i++) {
+		usleep(100); /* leave the adders the cores */
+		act.l4_src = __builtin_bswap16((uint16_t)(40000 + i % 16));
+		if (nic_entry_update(s->p, s->upd, &act, 0, &fwd) != DOCA_SUCCESS)
+			return (void *)1;
+		(void)nic_pipe_top_hits(s->p, 4, top);
+	}
+	return NULL;
+}
+
+static void test_parallel_basic_adds(void **state)
+{
+	(void)state;
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	static struct par_adder add[2];
+	uint32_t raced = 0; /* shared keys one thread found the other had added */
+	for (int round = 0; round < 8; round++) {
+		struct nic_pipe *p = basic_on_dport(0, true, PAR_SIZE + 1);
+		struct par_side side = {.p = p, .upd = add_dport_sport(p, 60000, 1, DOCA_SUCCESS)};
+		pthread_barrier_t start;
+		pthread_barrier_init(&start, NULL, 2);
+		add[0] = (struct par_adder){.p = p, .first = 0, .n = 2000, .start = &start};
+		add[1] = (struct par_adder){.p = p, .first = 1000, .n = 2000, .start = &start};
+		pthread_t snd, wr;
+		assert_int_equal(pthread_create(&snd, NULL, par_send, &side), 0);
+		assert_int_equal(pthread_create(&wr, NULL, par_write, &side), 0);
+		for (int i = 0; i < 2; i++)
+			assert_int_equal(pthread_create(&add[i].t, NULL, par_add, &add[i]), 0);
+		void *rc;
+		for (int i = 0; i < 2; i++)
+			assert_int_equal(pthread_join(add[i].t, NULL), 0);
+		atomic_store(&side.stop, true);
+		assert_int_equal(pthread_join(snd, &rc), 0);
+		assert_null(rc);
+		assert_int_equal(pthread_join(wr, &rc), 0);
+		assert_null(rc);
+		pthread_barrier_destroy(&start);
+		assert_int_equal(side.wrong, 0);
+
+		uint32_t added = 0, full = 0;
+		for (uint32_t k = 0; k < PAR_KEYS; k++) {
+			uint32_t ok = 0, dup = 0;
+			for (int i = 0; i < 2; i++) {
+				if (k < add[i].first || k >= add[i].first + add[i].n)
+					continue;
+				doca_error_t err = add[i].err[k];
+				assert_true(err == DOCA_SUCCESS || err == DOCA_ERROR_ALREADY_EXIST ||
+					    err == DOCA_ERROR_FULL);
+				ok += err == DOCA_SUCCESS;
+				dup += err == DOCA_ERROR_ALREADY_EXIST;
+				full += err == DOCA_ERROR_FULL;
+			}
+			assert_true(ok <= 1);
+			assert_true(dup <= ok); /* found there: the other thread added it */
+			raced += dup;
+			added += ok;
+			assert_int_equal(sport_out((uint16_t)(1000 + k)), ok ? 20000 + k : 0);
+		}
+		assert_int_equal(nic_pipe_nr_live_entries(p), added + 1);
+		assert_true(added <= PAR_SIZE);
+		assert_true(full > 0); /* 3000 keys, room for 2500 */
+		assert_true(added + 32 >= PAR_SIZE);
+		nic_pipe_destroy(p);
+	}
+	assert_true(raced > 0);
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+}
+
+/*
+ * Two threads add the same 48 keys of one bucket (4 ways and a chain of 44, so that a
+ * duplicate check walks far) in the same order at the same time, round after round:
+ * each key is added exactly once, and every key forwards with its own port (a link lost
+ * to a racing one would miss).
+ */
+#define ONE_BUCKET_KEYS 48
+
+struct bucket_racer {
+	pthread_t t;
+	struct nic_pipe *p;
+	const uint16_t *dport;
+	pthread_barrier_t *start;
+	doca_error_t err[ONE_BUCKET_KEYS];
+};
+
+static void *bucket_race(void *arg)
+{
+	struct bucket_racer *r = arg;
+	struct nic_entry_attr ea[ONE_BUCKET_KEYS];
+	const struct nic_entry_attr *ap[ONE_BUCKET_KEYS];
+	struct nic_entry *e[ONE_BUCKET_KEYS];
+	for (uint32_t i = 0; i < ONE_BUCKET_KEYS; i++) {
+		par_attr(&ea[i], r->dport[i] - 1000u);
+		ap[i] = &ea[i];
+	}
+	pthread_barrier_wait(r->start);
+	nic_entry_add_bulk(r->p, ap, ONE_BUCKET_KEYS, e, r->err);
+	return NULL;
+}
+
+static void test_parallel_adds_one_bucket(void **state)
+{
+	(void)state;
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	uint16_t d[ONE_BUCKET_KEYS];
+	for (int round = 0; round < 200; round++) {
+		struct nic_pipe *p = basic_on_dport(0, true, 64);
+		if (round == 0) {
+			uint32_t target = nic_bucket_of(dport_hash(p, 1000), p->nr_buckets), nd = 0;
+			for (uint32_t port = 1000; port < 1000 + PAR_KEYS && nd < ONE_BUCKET_KEYS; port++)
+				if (nic_bucket_of(dport_hash(p, (uint16_t)port), p->nr_buckets) == target)
+					d[nd++] = (uint16_t)port;
+			assert_int_equal(nd, ONE_BUCKET_KEYS);
+		}
+		pthread_barrier_t start;
+		pthread_barrier_init(&start, NULL, 2);
+		struct bucket_racer r[2] = {{.p = p, .dport = d, .start = &start}, {.p = p, .dport = d, .start = &start}};
+		for (int i = 0; i < 2; i++)
+			assert_int_equal(pthread_create(&r[i].t, NULL, bucket_race, &r[i]), 0);
+		for (int i = 0; i < 2; i++)
+			assert_int_equal(pthread_join(r[i].t, NULL), 0);
+		pthread_barrier_destroy(&start);
+		for (uint32_t k = 0; k < ONE_BUCKET_KEYS; k++) {
+			assert_int_equal((r[0].err[k] == DOCA_SUCCESS) + (r[1].err[k] == DOCA_SUCCESS), 1);
+			assert_int_equal(sport_out(d[k]), 20000 + d[k] - 1000);
+		}
+		assert_int_equal(nic_pipe_nr_live_entries(p), ONE_BUCKET_KEYS);
+		nic_pipe_destroy(p);
+	}
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+}
+
 int main(void)
 {
 	ft_log_init();
@@ -1520,6 +1753,8 @@ int main(void)
 		cmocka_unit_test(test_entry_pool_and_states),
 		cmocka_unit_test(test_bucket_ways_and_chain),
 		cmocka_unit_test(test_entry_add_bulk),
+		cmocka_unit_test(test_parallel_basic_adds),
+		cmocka_unit_test(test_parallel_adds_one_bucket),
 		cmocka_unit_test(test_counter_cells_fold),
 		cmocka_unit_test(test_state_refs_and_entry_word),
 	};

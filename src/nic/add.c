@@ -1,0 +1,366 @@
+/*
+ * add.c - adds of BASIC and HASH entries, and the BASIC buckets they are linked into.
+ *
+ * Adds from several queues' threads into one pipe run in parallel. Each burst of up to
+ * ADD_CHUNK adds holds the pipe lock for reading (every other control call holds it
+ * for writing, so none of them sees an add half done), and meets the other threads'
+ * adds only where they share something: once per burst on the interned states
+ * (intern_lock), the BASIC slots (slot_lock), the entry count (nr_live, atomic) and
+ * the words of the BASIC used bitmap, and once per add on its bucket's wlock (BASIC)
+ * or its slot's flags word (HASH, a compare-and-swap). The datapath takes none of
+ * these; what it reads is published as pipe.c says.
+ */
+#include <assert.h>
+#include <sched.h>
+#include <string.h>
+
+#include <core/core.h>
+
+#include "nic_internal.h"
+
+DOCA_LOG_REGISTER(NIC::ADD);
+
+/* ------------------------------------------------------------------ buckets */
+
+/* Whether BASIC entry e matches masked key k on every word. */
+static bool basic_entry_eq(const struct nic_pipe *p, const struct nic_entry *e, const struct nic_key *k)
+{
+	if (p->nr_entry_words <= 1)
+		return nic_bentry_of(e)->match0 == (p->nr_entry_words ? k->w[p->entry_words[0]] : 0);
+	const uint64_t *row = nic_entry_words(p, e);
+	for (uint32_t i = 0; i < p->nr_entry_words; i++)
+		if (row[i] != k->w[p->entry_words[i]])
+			return false;
+	return true;
+}
+
+static struct nic_bentry *basic_find(struct nic_pipe *p, const struct nic_key *k, uint32_t h)
+{
+	struct nic_bucket_iter it;
+	nic_bucket_iter_init(&it, &p->buckets[nic_bucket_of(h, p->nr_buckets)], p->pool, h);
+	struct nic_bentry *b;
+	while ((b = nic_bucket_iter_next(&it)) != NULL)
+		if (basic_entry_eq(p, &b->e, k))
+			return b;
+	return NULL;
+}
+
+/* Two adds meet on a bucket rarely and hold it for a lookup and a link: a yield (the
+ * holder may have been preempted) rather than a sleeping lock. */
+static void bucket_wlock(struct nic_bucket *bk)
+{
+	while (atomic_exchange_explicit(&bk->wlock, 1, memory_order_acquire) != 0)
+		while (atomic_load_explicit(&bk->wlock, memory_order_relaxed) != 0)
+			sched_yield();
+}
+
+static void bucket_wunlock(struct nic_bucket *bk)
+{
+	atomic_store_explicit(&bk->wlock, 0, memory_order_release);
+}
+
+/* Link BASIC entry b of hash h into its bucket (bucket held): a free way, else the
+ * chain. Published by the release store of its way or of the chain's head. */
+static void bucket_link(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
+{
+	struct nic_bucket *bk = &p->buckets[nic_bucket_of(h, p->nr_buckets)];
+	for (uint32_t i = 0; i < NIC_BUCKET_WAYS; i++) {
+		if (atomic_load_explicit(&bk->way[i], memory_order_relaxed) != 0)
+			continue;
+		uint64_t tags = atomic_load_explicit(&bk->tags, memory_order_relaxed);
+		tags = (tags & ~(0xffffull << (16 * i))) | (uint64_t)nic_bucket_tag(h) << (16 * i);
+		atomic_store_explicit(&bk->tags, tags, memory_order_relaxed);
+		atomic_store_explicit(&bk->way[i], nic_entry_slot(p, &b->e) + 1, memory_order_release);
+		return;
+	}
+	atomic_store_explicit(&b->next, atomic_load_explicit(&bk->over, memory_order_relaxed), memory_order_relaxed);
+	atomic_store_explicit(&bk->over, nic_entry_slot(p, &b->e) + 1, memory_order_release);
+}
+
+void nic_bucket_unlink(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
+{
+	struct nic_bucket *bk = &p->buckets[nic_bucket_of(h, p->nr_buckets)];
+	uint32_t s = nic_entry_slot(p, &b->e) + 1;
+	for (uint32_t i = 0; i < NIC_BUCKET_WAYS; i++)
+		if (atomic_load_explicit(&bk->way[i], memory_order_relaxed) == s) {
+			atomic_store_explicit(&bk->way[i], 0, memory_order_release);
+			return;
+		}
+	_Atomic uint32_t *link = &bk->over;
+	uint32_t cur;
+	while ((cur = atomic_load_explicit(link, memory_order_relaxed)) != 0 && cur != s)
+		link = &nic_bucket_entry(p->pool, cur)->next;
+	assert(cur == s && "a linked BASIC entry is in its bucket");
+	if (cur == s)
+		atomic_store_explicit(link, atomic_load_explicit(&b->next, memory_order_relaxed), memory_order_release);
+}
+
+/* ------------------------------------------------------------------ one add */
+
+/* A BASIC add of masked key k with bucket hash h into slot b, with state st;
+ * ALREADY_EXIST (b untouched) when an entry of the same match is linked. */
+static doca_error_t basic_add_one(struct nic_pipe *p, const struct nic_entry_attr *attr, const struct nic_key *k,
+				  uint32_t h, struct nic_bentry *b, struct nic_entry_state *st, uint32_t val)
+{
+	struct nic_bucket *bk = &p->buckets[nic_bucket_of(h, p->nr_buckets)];
+	bucket_wlock(bk);
+	bool dup = basic_find(p, k, h) != NULL;
+	if (!dup) {
+		uint32_t slot = nic_entry_slot(p, &b->e);
+		b->match0 = p->nr_entry_words ? k->w[p->entry_words[0]] : 0;
+		if (p->nr_entry_words > 1) {
+			uint64_t *row = p->bmatch + (size_t)slot * p->nr_entry_words;
+			for (uint32_t i = 0; i < p->nr_entry_words; i++)
+				row[i] = k->w[p->entry_words[i]];
+		}
+		nic_entry_set(&b->e, attr, st, val);
+		bucket_link(p, b, h);
+	}
+	bucket_wunlock(bk);
+	if (dup) {
+		CORE_LOG_ERR("pipe '%s': an entry with the same match exists", p->name);
+		return DOCA_ERROR_ALREADY_EXIST;
+	}
+	return DOCA_SUCCESS;
+}
+
+/*
+ * HASH entries live in the pipe's pool, one slot per index (the pipe size is fixed at
+ * creation, as in hardware): an add allocates nothing. The slot is reused only once its
+ * previous entry was removed and freed (its flags word zero again), after a grace
+ * period. Two adds at one index: the compare-and-swap that claims it decides.
+ */
+static doca_error_t hash_add_one(struct nic_pipe *p, const struct nic_entry_attr *attr,
+				 struct nic_entry_state *st, uint32_t val)
+{
+	struct nic_entry *e = nic_pool_entry(p, attr->index);
+	uint32_t free_word = 0;
+	/* USED alone: packets want LINKED as well (hash_usable), set by nic_entry_set. */
+	if (!atomic_compare_exchange_strong_explicit(&e->sf, &free_word, NIC_EF_USED, memory_order_relaxed,
+						     memory_order_relaxed)) {
+		CORE_LOG_ERR("pipe '%s': entry index %u is already used", p->name, attr->index);
+		return DOCA_ERROR_ALREADY_EXIST;
+	}
+	nic_entry_set(e, attr, st, val);
+	nic_hash_slot_mark(p, attr->index);
+	return DOCA_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ a burst */
+
+#define ADD_CHUNK 32
+
+struct add_chunk {
+	const struct nic_entry_attr *const *attrs;
+	struct nic_entry **out;
+	doca_error_t *errs;
+	uint32_t n;
+	struct nic_key k[ADD_CHUNK]; /* BASIC: the masked key */
+	uint32_t h[ADD_CHUNK];	     /* BASIC: its bucket hash */
+	struct nic_entry_state *st[ADD_CHUNK];
+	uint32_t val[ADD_CHUNK];
+	/* BASIC: slots with a place under nr_entries taken ahead, spare[next..nr) not
+	 * used yet; given back when the burst ends. */
+	struct nic_bentry *spare[ADD_CHUNK];
+	uint32_t spare_next, nr_spare;
+};
+
+/* What an add is refused for before it takes the lock. */
+static doca_error_t entry_add_check(const struct nic_pipe *p, const struct nic_entry_attr *attr)
+{
+	if (p->type != NIC_PIPE_HASH)
+		return DOCA_SUCCESS;
+	if (attr->index >= p->nr_entries) {
+		CORE_LOG_ERR("pipe '%s': entry index %u out of range (nr_entries %u)", p->name, attr->index,
+			     p->nr_entries);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return nic_ps_value_check(p, attr->ps_value);
+}
+
+/* Checks, keys and hashes, with the buckets (BASIC) or slots (HASH) the adds will write
+ * prefetched, so that the burst's cache misses overlap. No lock. */
+static void chunk_prepare(struct nic_pipe *p, struct add_chunk *c)
+{
+	bool basic = p->type == NIC_PIPE_BASIC;
+	for (uint32_t i = 0; i < c->n; i++) {
+		const struct nic_entry_attr *a = c->attrs[i];
+		c->st[i] = NULL;
+		c->errs[i] = entry_add_check(p, a);
+		if (c->errs[i] != DOCA_SUCCESS)
+			continue;
+		if (!basic) {
+			core_prefault_at(&p->pool_pf, (size_t)a->index * sizeof(struct nic_entry));
+			__builtin_prefetch(nic_pool_entry(p, a->index), 1);
+			continue;
+		}
+		for (uint32_t w = 0; w < p->nr_entry_words; w++) {
+			uint32_t x = p->entry_words[w];
+			c->k[i].w[x] = a->match.w[x] & p->entry_mask.w[x];
+		}
+		c->h[i] = nic_basic_hash(p, &c->k[i]);
+		/* The duplicate check reads the bucket, and an entry only where a tag matches. */
+		__builtin_prefetch(&p->buckets[nic_bucket_of(c->h[i], p->nr_buckets)], 1);
+	}
+}
+
+/* Each add's state: one hold of intern_lock for the burst. */
+static void chunk_states(struct nic_pipe *p, struct add_chunk *c)
+{
+	pthread_mutex_lock(&p->intern_lock);
+	for (uint32_t i = 0; i < c->n; i++) {
+		const struct nic_entry_attr *a = c->attrs[i];
+		if (c->errs[i] != DOCA_SUCCESS)
+			continue;
+		struct nic_counter *cnt = a->own_counter ? NULL : a->shared_counter;
+		c->st[i] = nic_state_get(p, &a->actions, &a->fwd, cnt, a->ps_value, &c->val[i]);
+		if (c->st[i] == NULL) {
+			c->errs[i] = DOCA_ERROR_NO_MEMORY;
+			CORE_LOG_ERR("pipe '%s': out of memory (an entry's actions)", p->name);
+		}
+	}
+	pthread_mutex_unlock(&p->intern_lock);
+}
+
+/* Reserve up to want places under nr_entries; returns how many. */
+static uint32_t live_reserve(struct nic_pipe *p, uint32_t want)
+{
+	uint32_t cur = atomic_load_explicit(&p->nr_live, memory_order_relaxed), take;
+	do {
+		uint32_t lim = p->nr_entries;
+		take = cur >= lim ? 0 : lim - cur < want ? lim - cur : want;
+		if (take == 0)
+			return 0;
+	} while (!atomic_compare_exchange_weak_explicit(&p->nr_live, &cur, cur + take, memory_order_relaxed,
+							memory_order_relaxed));
+	return take;
+}
+
+/*
+ * BASIC: slots, each with a place under nr_entries, for the adds from the i-th on that
+ * are still to run: one reservation of places and one hold of slot_lock for them all.
+ * The first call of a burst covers it whole (a duplicate's slot serves the next add);
+ * later ones come only when the pipe was nearly full. While a burst holds spare
+ * places, an add on another queue may find the pipe full by them: only within
+ * ADD_CHUNK entries of nr_entries, and only until the burst ends.
+ */
+static void chunk_spare_fill(struct nic_pipe *p, struct add_chunk *c, uint32_t i)
+{
+	uint32_t want = 0, got = 0;
+	for (uint32_t j = i; j < c->n; j++)
+		want += c->errs[j] == DOCA_SUCCESS;
+	uint32_t places = live_reserve(p, want);
+	if (places) {
+		pthread_mutex_lock(&p->slot_lock);
+		while (got < places && (c->spare[got] = nic_slot_take(p)) != NULL)
+			got++;
+		pthread_mutex_unlock(&p->slot_lock);
+	}
+	if (got < places)
+		atomic_fetch_sub_explicit(&p->nr_live, places - got, memory_order_relaxed);
+	c->spare_next = 0;
+	c->nr_spare = got;
+}
+
+/* BASIC: the i-th add's slot, or FULL and a line. Checked before the duplicate check,
+ * as a lone add would be. */
+static struct nic_bentry *chunk_slot(struct nic_pipe *p, struct add_chunk *c, uint32_t i)
+{
+	if (c->spare_next == c->nr_spare)
+		chunk_spare_fill(p, c, i);
+	if (c->spare_next == c->nr_spare) {
+		CORE_LOG_ERR("pipe '%s': full (%u entries)", p->name, p->nr_entries);
+		return NULL;
+	}
+	return c->spare[c->spare_next++];
+}
+
+/* The states of the adds that failed and the spare slots go back; HASH adds are
+ * counted (BASIC ones were, by their places). */
+static void chunk_finish(struct nic_pipe *p, struct add_chunk *c)
+{
+	uint32_t added = 0;
+	bool states_back = false;
+	for (uint32_t i = 0; i < c->n; i++) {
+		added += c->errs[i] == DOCA_SUCCESS;
+		states_back |= c->errs[i] != DOCA_SUCCESS && c->st[i] != NULL;
+	}
+	if (states_back) {
+		pthread_mutex_lock(&p->intern_lock);
+		for (uint32_t i = 0; i < c->n; i++)
+			if (c->errs[i] != DOCA_SUCCESS && c->st[i] != NULL)
+				nic_state_put(p, c->st[i]);
+		pthread_mutex_unlock(&p->intern_lock);
+	}
+	uint32_t spare = c->nr_spare - c->spare_next;
+	if (spare) {
+		pthread_mutex_lock(&p->slot_lock);
+		for (uint32_t i = c->spare_next; i < c->nr_spare; i++)
+			nic_slot_release(p, &c->spare[i]->e);
+		pthread_mutex_unlock(&p->slot_lock);
+		atomic_fetch_sub_explicit(&p->nr_live, spare, memory_order_relaxed);
+	}
+	if (p->type == NIC_PIPE_HASH && added)
+		atomic_fetch_add_explicit(&p->nr_live, added, memory_order_relaxed);
+	if (p->type == NIC_PIPE_BASIC && added) {
+		uint32_t slots[ADD_CHUNK], k = 0;
+		for (uint32_t i = 0; i < c->n; i++)
+			if (c->errs[i] == DOCA_SUCCESS)
+				slots[k++] = nic_entry_slot(p, c->out[i]);
+		nic_slots_mark_used(p, slots, k);
+	}
+}
+
+/* The i-th add of a burst whose states are had: SUCCESS and out[i] set, or why not. */
+static doca_error_t chunk_add_one(struct nic_pipe *p, struct add_chunk *c, uint32_t i)
+{
+	const struct nic_entry_attr *a = c->attrs[i];
+	if (p->type == NIC_PIPE_HASH) {
+		doca_error_t err = hash_add_one(p, a, c->st[i], c->val[i]);
+		if (err == DOCA_SUCCESS)
+			c->out[i] = nic_pool_entry(p, a->index);
+		return err;
+	}
+	struct nic_bentry *b = chunk_slot(p, c, i);
+	if (b == NULL)
+		return DOCA_ERROR_FULL;
+	doca_error_t err = basic_add_one(p, a, &c->k[i], c->h[i], b, c->st[i], c->val[i]);
+	if (err != DOCA_SUCCESS) {
+		c->spare_next--; /* the slot, still zero, serves the next add */
+		return err;
+	}
+	c->out[i] = &b->e;
+	return DOCA_SUCCESS;
+}
+
+static void add_chunk(struct nic_pipe *p, struct add_chunk *c)
+{
+	chunk_prepare(p, c);
+	pthread_rwlock_rdlock(&p->lock);
+	if (!nic_pipe_alive(p)) {
+		pthread_rwlock_unlock(&p->lock);
+		for (uint32_t i = 0; i < c->n; i++)
+			c->errs[i] = DOCA_ERROR_INVALID_VALUE;
+		return;
+	}
+	chunk_states(p, c);
+	c->spare_next = c->nr_spare = 0;
+	for (uint32_t i = 0; i < c->n; i++)
+		if (c->errs[i] == DOCA_SUCCESS)
+			c->errs[i] = chunk_add_one(p, c, i);
+	chunk_finish(p, c);
+	pthread_rwlock_unlock(&p->lock);
+}
+
+void nic_pool_add_bulk(struct nic_pipe *p, const struct nic_entry_attr *const *attrs, uint32_t n,
+		       struct nic_entry **out, doca_error_t *errs)
+{
+	struct add_chunk c;
+	for (uint32_t i = 0; i < n; i += ADD_CHUNK) {
+		c.attrs = attrs + i;
+		c.out = out + i;
+		c.errs = errs + i;
+		c.n = n - i < ADD_CHUNK ? n - i : ADD_CHUNK;
+		add_chunk(p, &c);
+	}
+}
