@@ -41,6 +41,11 @@ bool flow_pipe_valid(const struct doca_flow_pipe *pipe, const char *who)
 		CORE_LOG_ERR("%s: pipe is NULL", who);
 		return false;
 	}
+	/* Pipes are aligned to their cache lines: another object is not read as one. */
+	if ((uintptr_t)pipe % _Alignof(struct doca_flow_pipe) != 0) {
+		CORE_LOG_ERR("%s: not a DOCA Flow pipe", who);
+		return false;
+	}
 	if (pipe->magic == FLOW_PIPE_DEAD) {
 		CORE_LOG_ERR("%s: pipe '%s' was destroyed", who, pipe->name);
 		return false;

@@ -34,10 +34,18 @@ static bool basic_entry_eq(const struct nic_pipe *p, const struct nic_entry *e, 
 	return true;
 }
 
+/* The bucket of hash h in the pipe's table (lock held: the table does not change). */
+static struct nic_bucket *bucket_of(const struct nic_pipe *p, uint32_t h)
+{
+	struct nic_buckets_view bv = nic_pipe_buckets(p);
+	return &bv.b[nic_bucket_of(h, bv.n)];
+}
+
 static struct nic_bentry *basic_find(struct nic_pipe *p, const struct nic_key *k, uint32_t h)
 {
+	struct nic_buckets_view bv = nic_pipe_buckets(p);
 	struct nic_bucket_iter it;
-	nic_bucket_iter_init(&it, &p->buckets[nic_bucket_of(h, p->nr_buckets)], p->pool, h);
+	nic_bucket_iter_init(&it, &bv.b[nic_bucket_of(h, bv.n)], bv.link, p->pool, h);
 	struct nic_bentry *b;
 	while ((b = nic_bucket_iter_next(&it)) != NULL)
 		if (basic_entry_eq(p, &b->e, k))
@@ -59,11 +67,12 @@ static void bucket_wunlock(struct nic_bucket *bk)
 	atomic_store_explicit(&bk->wlock, 0, memory_order_release);
 }
 
-/* Link BASIC entry b of hash h into its bucket (bucket held): a free way, else the
- * chain. Published by the release store of its way or of the chain's head. */
-static void bucket_link(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
+/* Link BASIC entry b of hash h into its bucket of table bt (bucket held, or a table no
+ * packet walks yet): a free way, else the chain. Published by the release store of its
+ * way or of the chain's head. */
+static void bucket_link(struct nic_pipe *p, struct nic_btable *bt, struct nic_bentry *b, uint32_t h)
 {
-	struct nic_bucket *bk = &p->buckets[nic_bucket_of(h, p->nr_buckets)];
+	struct nic_bucket *bk = &bt->b[nic_bucket_of(h, bt->n)];
 	for (uint32_t i = 0; i < NIC_BUCKET_WAYS; i++) {
 		if (atomic_load_explicit(&bk->way[i], memory_order_relaxed) != 0)
 			continue;
@@ -73,13 +82,15 @@ static void bucket_link(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
 		atomic_store_explicit(&bk->way[i], nic_entry_slot(p, &b->e) + 1, memory_order_release);
 		return;
 	}
-	atomic_store_explicit(&b->next, atomic_load_explicit(&bk->over, memory_order_relaxed), memory_order_relaxed);
+	atomic_store_explicit(&b->next[bt->link], atomic_load_explicit(&bk->over, memory_order_relaxed),
+			      memory_order_relaxed);
 	atomic_store_explicit(&bk->over, nic_entry_slot(p, &b->e) + 1, memory_order_release);
 }
 
 void nic_bucket_unlink(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
 {
-	struct nic_bucket *bk = &p->buckets[nic_bucket_of(h, p->nr_buckets)];
+	struct nic_btable *bt = nic_pipe_btable(p);
+	struct nic_bucket *bk = &bt->b[nic_bucket_of(h, bt->n)];
 	uint32_t s = nic_entry_slot(p, &b->e) + 1;
 	for (uint32_t i = 0; i < NIC_BUCKET_WAYS; i++)
 		if (atomic_load_explicit(&bk->way[i], memory_order_relaxed) == s) {
@@ -89,10 +100,60 @@ void nic_bucket_unlink(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
 	_Atomic uint32_t *link = &bk->over;
 	uint32_t cur;
 	while ((cur = atomic_load_explicit(link, memory_order_relaxed)) != 0 && cur != s)
-		link = &nic_bucket_entry(p->pool, cur)->next;
+		link = &nic_bucket_entry(p->pool, cur)->next[bt->link];
 	assert(cur == s && "a linked BASIC entry is in its bucket");
 	if (cur == s)
-		atomic_store_explicit(link, atomic_load_explicit(&b->next, memory_order_relaxed), memory_order_release);
+		atomic_store_explicit(link, atomic_load_explicit(&b->next[bt->link], memory_order_relaxed),
+				      memory_order_release);
+}
+
+/* ------------------------------------------------------------------ tables */
+
+struct nic_btable *nic_btable_alloc(uint32_t n, uint32_t link)
+{
+	uint32_t nb = nic_buckets_for(n);
+	struct nic_btable *bt = nic_lazy_alloc(nic_btable_bytes(nb));
+	if (bt != NULL) {
+		bt->n = nb;
+		bt->link = link;
+	}
+	return bt;
+}
+
+void nic_btable_free(struct nic_btable *bt)
+{
+	if (bt != NULL)
+		nic_lazy_free(bt, nic_btable_bytes(bt->n));
+}
+
+doca_error_t nic_buckets_grow(struct nic_pipe *p, uint32_t nr_entries)
+{
+	struct nic_btable *old = nic_pipe_btable(p);
+	if (nic_buckets_for(nr_entries) <= old->n)
+		return DOCA_SUCCESS;
+	struct nic_btable *bt = nic_btable_alloc(nr_entries, old->link ^ 1);
+	if (bt == NULL) {
+		CORE_LOG_WARN("pipe '%s': out of memory (buckets for %u entries): its %u buckets serve them, "
+			      "with longer chains",
+			      p->name, nr_entries, old->n);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	/* Packets follow the old table's links meanwhile: the new one's are the others. */
+	for (uint32_t i = nic_slot_next_used(p, 0); i < p->pool_hw; i = nic_slot_next_used(p, i + 1)) {
+		struct nic_entry *e = nic_pool_entry(p, i);
+		if (!(nic_entry_flags(e, memory_order_relaxed) & NIC_EF_LINKED))
+			continue; /* removed, freed after its grace period */
+		struct nic_key k;
+		nic_entry_match_key(p, e, &k);
+		bucket_link(p, bt, nic_bentry_of(e), nic_basic_hash(p, &k));
+	}
+	core_prefault_stop(&p->buckets_pf);
+	atomic_store_explicit(&p->bt, nic_btable_word(bt), memory_order_release);
+	nic_dp_synchronize();
+	nic_btable_free(old);
+	core_prefault_start(&p->buckets_pf, bt, nic_btable_bytes(bt->n), SIZE_MAX);
+	CORE_LOG_DBG("pipe '%s': %u -> %u buckets for %u entries", p->name, old->n, bt->n, nr_entries);
+	return DOCA_SUCCESS;
 }
 
 /* ------------------------------------------------------------------ one add */
@@ -102,7 +163,7 @@ void nic_bucket_unlink(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
 static doca_error_t basic_add_one(struct nic_pipe *p, const struct nic_entry_attr *attr, const struct nic_key *k,
 				  uint32_t h, struct nic_bentry *b, struct nic_entry_state *st, uint32_t val)
 {
-	struct nic_bucket *bk = &p->buckets[nic_bucket_of(h, p->nr_buckets)];
+	struct nic_bucket *bk = bucket_of(p, h);
 	bucket_wlock(bk);
 	bool dup = basic_find(p, k, h) != NULL;
 	if (!dup) {
@@ -114,7 +175,7 @@ static doca_error_t basic_add_one(struct nic_pipe *p, const struct nic_entry_att
 				row[i] = k->w[p->entry_words[i]];
 		}
 		nic_entry_set(&b->e, attr, st, val);
-		bucket_link(p, b, h);
+		bucket_link(p, nic_pipe_btable(p), b, h);
 	}
 	bucket_wunlock(bk);
 	if (dup) {
@@ -178,8 +239,8 @@ static doca_error_t entry_add_check(const struct nic_pipe *p, const struct nic_e
 	return nic_ps_value_check(p, attr->ps_value);
 }
 
-/* Checks, keys and hashes, with the buckets (BASIC) or slots (HASH) the adds will write
- * prefetched, so that the burst's cache misses overlap. No lock. */
+/* Checks, keys and hashes, with the slots the HASH adds will write prefetched, so that
+ * the burst's cache misses overlap. No lock. */
 static void chunk_prepare(struct nic_pipe *p, struct add_chunk *c)
 {
 	bool basic = p->type == NIC_PIPE_BASIC;
@@ -199,9 +260,17 @@ static void chunk_prepare(struct nic_pipe *p, struct add_chunk *c)
 			c->k[i].w[x] = a->match.w[x] & p->entry_mask.w[x];
 		}
 		c->h[i] = nic_basic_hash(p, &c->k[i]);
-		/* The duplicate check reads the bucket, and an entry only where a tag matches. */
-		__builtin_prefetch(&p->buckets[nic_bucket_of(c->h[i], p->nr_buckets)], 1);
 	}
+}
+
+/* BASIC, lock held (the table is the pipe's until it is released): the buckets the
+ * burst's duplicate checks read (and an entry only where a tag matches), so that their
+ * cache misses overlap. */
+static void chunk_prefetch_buckets(struct nic_pipe *p, struct add_chunk *c)
+{
+	for (uint32_t i = 0; i < c->n; i++)
+		if (c->errs[i] == DOCA_SUCCESS)
+			__builtin_prefetch(bucket_of(p, c->h[i]), 1);
 }
 
 /* Each add's state: one hold of intern_lock for the burst. */
@@ -343,6 +412,8 @@ static void add_chunk(struct nic_pipe *p, struct add_chunk *c)
 			c->errs[i] = DOCA_ERROR_INVALID_VALUE;
 		return;
 	}
+	if (p->type == NIC_PIPE_BASIC)
+		chunk_prefetch_buckets(p, c);
 	chunk_states(p, c);
 	c->spare_next = c->nr_spare = 0;
 	for (uint32_t i = 0; i < c->n; i++)

@@ -92,8 +92,9 @@ static inline struct nic_entry *basic_lookup(struct nic_pipe *pp, const struct n
 {
 	uint32_t w0 = pp->entry_words[0];
 	uint64_t v0 = pp->nr_entry_words ? k->w[w0] & pp->entry_mask.w[w0] : 0;
+	struct nic_buckets_view bv = nic_pipe_buckets(pp);
 	struct nic_bucket_iter it;
-	nic_bucket_iter_init(&it, &pp->buckets[nic_bucket_of(h, pp->nr_buckets)], pp->pool, h);
+	nic_bucket_iter_init(&it, &bv.b[nic_bucket_of(h, bv.n)], bv.link, pp->pool, h);
 	struct nic_bentry *b;
 	while ((b = nic_bucket_iter_next(&it)) != NULL)
 		if (b->match0 == v0 && entry_key_eq(pp, k, &b->e))
@@ -327,6 +328,7 @@ struct root_plan {
 	bool one_word;	  /* BASIC on one key word, with at most one constant word */
 	bool prefetch;	  /* prefetch in passes (see root_plan_init) */
 	uint32_t nr_buckets; /* BASIC */
+	uint32_t link;	     /* BASIC: the buckets' chain link */
 	uint32_t ew, cw;   /* one_word: the entry word and the constant word */
 	uint64_t emask, cmask, cval;
 	int ps_field;
@@ -358,7 +360,7 @@ struct hot_plan {
 	bool plain_cells;
 	struct nic_bucket *buckets;
 	void *pool;
-	uint32_t nr_buckets;
+	uint32_t nr_buckets, link;
 	const struct nic_pipe *pp;
 	uint32_t shard;
 };
@@ -393,6 +395,7 @@ static struct hot_plan hot_plan_make(const struct root_plan *rp, uint16_t port_i
 			      .buckets = rp->buckets,
 			      .pool = rp->pool,
 			      .nr_buckets = rp->nr_buckets,
+			      .link = rp->link,
 			      .pp = rp->pp,
 			      .shard = shard};
 	hp.c_by_l4 = hp.c.load == 0;
@@ -412,7 +415,7 @@ struct hot_plan_key {
 	const struct nic_pipe *pp;
 	struct nic_bucket *buckets;
 	uint64_t cmask, cval, emask;
-	uint32_t nr_buckets, cw, ew, shard;
+	uint32_t nr_buckets, link, cw, ew, shard;
 	uint16_t port_id;
 	bool count_hits;
 };
@@ -429,6 +432,7 @@ static inline const struct hot_plan *hot_plan_of(const struct root_plan *rp, uin
 	k.cval = rp->cval;
 	k.emask = rp->emask;
 	k.nr_buckets = rp->nr_buckets;
+	k.link = rp->link;
 	k.cw = rp->cw;
 	k.ew = rp->ew;
 	k.shard = shard;
@@ -450,9 +454,12 @@ static bool root_plan_init(struct nic_pipe *pp, struct root_plan *rp)
 	else
 		return false;
 	rp->pp = pp;
-	rp->buckets = pp->buckets;
+	/* A resize swaps the table (nic_buckets_grow): this burst keeps the one it read. */
+	struct nic_buckets_view bv = rp->basic ? nic_pipe_buckets(pp) : (struct nic_buckets_view){NULL, 0, 0};
+	rp->buckets = bv.b;
+	rp->nr_buckets = bv.n;
+	rp->link = bv.link;
 	rp->pool = pp->pool;
-	rp->nr_buckets = pp->nr_buckets;
 	rp->one_word = rp->basic && pp->nr_entry_words == 1 && pp->nr_const_words <= 1;
 	/* Other roots do more per packet (several key words, usually a next pipe), and the
 	 * passes overlap that work's cache misses even when the table fits (bench W2). */
@@ -482,10 +489,11 @@ static inline __attribute__((always_inline)) uint32_t root_hash(const struct roo
 }
 
 /* The entry of a one-word BASIC table whose first key word is v, from bucket h. */
-static inline struct nic_entry *bucket_find_word(const struct nic_bucket *bk, void *pool, uint32_t h, uint64_t v)
+static inline struct nic_entry *bucket_find_word(const struct nic_bucket *bk, uint32_t link, void *pool, uint32_t h,
+						 uint64_t v)
 {
 	struct nic_bucket_iter it;
-	nic_bucket_iter_init(&it, bk, pool, h);
+	nic_bucket_iter_init(&it, bk, link, pool, h);
 	struct nic_bentry *b;
 	while ((b = nic_bucket_iter_next(&it)) != NULL)
 		if (b->match0 == v)
@@ -513,7 +521,8 @@ static inline __attribute__((always_inline)) struct nic_entry *root_lookup(const
 		return hash_select(rp->pp, k, nic_hash_index(rp->pp, h));
 	if (!one_word)
 		return basic_lookup(rp->pp, k, h);
-	return bucket_find_word(&rp->buckets[nic_bucket_of(h, rp->nr_buckets)], rp->pool, h, k->w[rp->ew] & rp->emask);
+	return bucket_find_word(&rp->buckets[nic_bucket_of(h, rp->nr_buckets)], rp->link, rp->pool, h,
+				k->w[rp->ew] & rp->emask);
 }
 
 /* hit() for the root pipe, inlined into the burst loop: same counters, rewrites and
@@ -844,7 +853,7 @@ static inline __attribute__((always_inline)) uint32_t root_burst_staged(struct b
 		const struct nic_buf *b = &bufs[i];
 		struct nic_bentry *be = cand[i];
 		struct nic_entry *e = be && be->match0 == v[i] ? &be->e
-				      : bk[i]			? bucket_find_word(bk[i], hp.pool, h[i], v[i])
+				      : bk[i]			? bucket_find_word(bk[i], hp.link, hp.pool, h[i], v[i])
 								: NULL;
 		uint32_t t = l4m[i];
 		if (NIC_LIKELY(t - NIC_L4_META_TCP <= NIC_L4_META_UDP - NIC_L4_META_TCP)) {

@@ -418,7 +418,9 @@ const char *nic_pipe_name(const struct nic_pipe *pipe);
 uint32_t nic_pipe_nr_live_entries(const struct nic_pipe *pipe);
 /* New entry limit of a BASIC or CONTROL pipe (src/nic/resize.c): INVALID_VALUE for a
  * HASH or destroyed pipe, 0, or fewer than the live entries; FULL for a BASIC pipe past
- * the max_entries it reserved. Traffic is not disturbed. */
+ * the max_entries it reserved. Traffic is not disturbed: a BASIC pipe grown past its
+ * buckets gets a bigger table, swapped in while packets go on (entries are never missed
+ * meanwhile); adds and other control calls on the pipe wait until it is built. */
 FLOWDPA_MUST_CHECK doca_error_t nic_pipe_set_capacity(struct nic_pipe *pipe, uint32_t nr_entries);
 /* Replace fwd_miss live (NO_MEMORY leaves the old one in place). */
 FLOWDPA_MUST_CHECK doca_error_t nic_pipe_set_fwd_miss(struct nic_pipe *pipe, const struct nic_fwd *fwd_miss);

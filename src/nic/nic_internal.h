@@ -205,8 +205,10 @@ static inline struct nic_entry_state *nic_entry_state_swap(struct nic_entry *e, 
 struct nic_bentry {
 	_Alignas(32) struct nic_entry e; /* first: the entry's address is the object's */
 	uint64_t match0;		  /* the first matched key word, masked; compared first */
-	_Atomic uint32_t next;		  /* bucket overflow chain, free list: slot + 1, 0: end */
-	uint32_t unused;
+	/* Bucket overflow chain: slot + 1, 0: end, one link per bucket table (struct
+	 * nic_btable.link), so that a resize links the entries into a new table while
+	 * packets follow the old one's. A free slot: the free list in next[0]. */
+	_Atomic uint32_t next[2];
 };
 _Static_assert(sizeof(struct nic_bentry) == 32, "a BASIC entry is 32 bytes");
 
@@ -284,9 +286,7 @@ struct nic_pipe {
 	uint64_t *bmatch;			    /* BASIC on several words: [slot][word] */
 	uint64_t *used;				    /* bitmap: BASIC slots holding an entry;
 						     * HASH: 64-slot groups that ever held one */
-	/* BASIC: the buckets (struct nic_bucket), a power of two of them. */
-	struct nic_bucket *buckets;
-	uint32_t nr_buckets;
+	_Atomic uintptr_t bt; /* BASIC: the buckets (nic_btable_word) */
 	_Atomic(struct nic_ctrl_table *) ctrl;
 	struct nic_pipe *all_next; /* every pipe ever created, freed at shutdown */
 
@@ -368,8 +368,7 @@ static inline uint32_t nic_bucket_of(uint32_t h, uint32_t n)
  * readers hold nothing. A way's tag is written before its
  * slot (release), and a linked entry's way and tag never change (entries do not move
  * between ways and the chain); a reader loads the tags, then the slot, and checks the
- * entry's key, so a stale tag can only make it miss an entry being added. The buckets
- * are sized at creation: a resize adds entries to them (longer chains), not buckets.
+ * entry's key, so a stale tag can only make it miss an entry being added.
  */
 #define NIC_BUCKET_WAYS 4
 struct nic_bucket {
@@ -380,6 +379,54 @@ struct nic_bucket {
 	_Atomic uint32_t wlock;		       /* 1 while an add writes it; never read by packets */
 };
 _Static_assert(sizeof(struct nic_bucket) == 32, "a bucket is half a cache line");
+
+/*
+ * A BASIC pipe's buckets, published whole (struct nic_pipe.bt): a resize past the size
+ * they were made for builds a bigger table beside the one packets walk, with its chains
+ * on the entries' other link, swaps the two with one release store and frees the old
+ * one after a grace period (nic_buckets_grow). Under the pipe lock, in either mode, the
+ * table does not change.
+ */
+struct nic_btable {
+	uint32_t n;    /* buckets, a power of two */
+	uint32_t link; /* the chain link its chains use: struct nic_bentry.next[link] */
+	uint8_t pad[56];
+	struct nic_bucket b[];
+};
+_Static_assert(offsetof(struct nic_btable, b) == 64, "the buckets start on a line");
+
+/* The bytes of a table of nb buckets. */
+static inline size_t nic_btable_bytes(uint32_t nb)
+{
+	return sizeof(struct nic_btable) + (size_t)nb * sizeof(struct nic_bucket);
+}
+
+/*
+ * The word a pipe publishes its table by: the table's address (a mapping: page-aligned)
+ * with its chain link in bit 5 and the log2 of its bucket count in bits 0-4, so that a
+ * lookup has the buckets, their count and link from one load (nic_pipe_buckets), not a
+ * load of the table's header first (3% of a one-packet burst).
+ */
+static inline uintptr_t nic_btable_word(const struct nic_btable *bt)
+{
+	if (bt == NULL)
+		return 0;
+	return (uintptr_t)bt | (uintptr_t)bt->link << 5 | (uintptr_t)__builtin_ctz(bt->n);
+}
+static inline struct nic_btable *nic_pipe_btable(const struct nic_pipe *p)
+{
+	return (struct nic_btable *)(atomic_load_explicit(&p->bt, memory_order_acquire) & ~(uintptr_t)4095);
+}
+struct nic_buckets_view {
+	struct nic_bucket *b;
+	uint32_t n, link;
+};
+static inline struct nic_buckets_view nic_pipe_buckets(const struct nic_pipe *p)
+{
+	uintptr_t w = atomic_load_explicit(&p->bt, memory_order_acquire);
+	struct nic_btable *bt = (struct nic_btable *)(w & ~(uintptr_t)4095);
+	return (struct nic_buckets_view){bt->b, 1u << (w & 31), (uint32_t)(w >> 5) & 1};
+}
 
 /* The buckets of n entries: the power of two in (n/4, n/2], at least 1. */
 static inline uint32_t nic_buckets_for(uint32_t n)
@@ -420,12 +467,14 @@ struct nic_bucket_iter {
 	void *pool;
 	uint64_t ways;
 	bool chain;
+	uint32_t link; /* the table's chain link */
 	uint32_t next; /* slot + 1 */
 };
-static inline void nic_bucket_iter_init(struct nic_bucket_iter *it, const struct nic_bucket *b, void *pool,
-					uint32_t h)
+static inline void nic_bucket_iter_init(struct nic_bucket_iter *it, const struct nic_bucket *b, uint32_t link,
+					void *pool, uint32_t h)
 {
 	it->b = b;
+	it->link = link;
 	it->pool = pool;
 	it->ways = nic_bucket_ways(atomic_load_explicit(&b->tags, memory_order_relaxed), nic_bucket_tag(h));
 	it->chain = false;
@@ -445,7 +494,8 @@ static inline struct nic_bentry *nic_bucket_iter_next(struct nic_bucket_iter *it
 		it->chain = true;
 		it->next = atomic_load_explicit(&it->b->over, memory_order_acquire);
 	} else if (it->next) {
-		it->next = atomic_load_explicit(&nic_bucket_entry(it->pool, it->next)->next, memory_order_acquire);
+		it->next = atomic_load_explicit(&nic_bucket_entry(it->pool, it->next)->next[it->link],
+						memory_order_acquire);
 	}
 	return nic_bucket_entry(it->pool, it->next);
 }
@@ -585,6 +635,15 @@ void nic_pool_add_bulk(struct nic_pipe *p, const struct nic_entry_attr *const *a
  * already hold b may still follow its chain link until the grace period the caller
  * waits for. */
 void nic_bucket_unlink(struct nic_pipe *p, struct nic_bentry *b, uint32_t h);
+/* A BASIC pipe's bucket table for n entries (link: its chain link), zero, mapped lazily;
+ * NULL when out of address space. nic_btable_free unmaps it. */
+struct nic_btable *nic_btable_alloc(uint32_t n, uint32_t link);
+void nic_btable_free(struct nic_btable *bt);
+/* A BASIC pipe now holding nr_entries: when they want more buckets than it has, a new
+ * table with every linked entry is swapped in (struct nic_btable). Lock held for
+ * writing; returns after the grace period that frees the old table. NO_MEMORY (and a
+ * line) leaves the old table, still correct, with longer chains. */
+doca_error_t nic_buckets_grow(struct nic_pipe *p, uint32_t nr_entries);
 /* A HASH pipe's path-selector value fits its field (INVALID_VALUE and a line if not). */
 doca_error_t nic_ps_value_check(const struct nic_pipe *p, uint32_t ps_value);
 

@@ -172,11 +172,10 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 	bool table_ok = true;
 	if (p->type == NIC_PIPE_BASIC) {
 		/* 8 to 16 bytes of buckets an entry (struct nic_bucket). */
-		uint32_t nb = nic_buckets_for(p->nr_entries);
-		p->nr_buckets = nb;
-		p->buckets = nic_lazy_alloc((size_t)nb * sizeof(*p->buckets));
+		struct nic_btable *bt = nic_btable_alloc(p->nr_entries, 0);
+		atomic_init(&p->bt, nic_btable_word(bt));
 		uint64_t nslots = nic_basic_slots(attr->max_entries > p->nr_entries ? attr->max_entries : p->nr_entries);
-		table_ok = p->buckets && nic_pool_create(p, nslots > UINT32_MAX ? UINT32_MAX : (uint32_t)nslots) ==
+		table_ok = bt && nic_pool_create(p, nslots > UINT32_MAX ? UINT32_MAX : (uint32_t)nslots) ==
 					       DOCA_SUCCESS;
 	} else if (p->type == NIC_PIPE_HASH) {
 		table_ok = nic_pool_create(p, p->nr_entries) == DOCA_SUCCESS;
@@ -209,7 +208,7 @@ fail:
 	/* Nothing of p was published: no root slot, not on all_pipes. */
 	free(miss);
 	nic_pool_free(p);
-	nic_lazy_free(p->buckets, (size_t)p->nr_buckets * sizeof(*p->buckets));
+	nic_btable_free(nic_pipe_btable(p));
 	pipe_locks_destroy(p);
 	free(p);
 	return err;
@@ -588,8 +587,9 @@ void nic_pipe_destroy(struct nic_pipe *p)
 	}
 	for (struct nic_ctrl_entry *c = list; c; c = c->list_next)
 		nic_entry_flags_clear(&c->e, NIC_EF_LINKED, memory_order_release);
-	for (uint32_t i = 0; p->type == NIC_PIPE_BASIC && i < p->nr_buckets; i++) {
-		struct nic_bucket *bk = &p->buckets[i];
+	struct nic_btable *bt = nic_pipe_btable(p);
+	for (uint32_t i = 0; bt && i < bt->n; i++) {
+		struct nic_bucket *bk = &bt->b[i];
 		for (uint32_t w = 0; w < NIC_BUCKET_WAYS; w++)
 			if (atomic_load_explicit(&bk->way[w], memory_order_relaxed))
 				atomic_store_explicit(&bk->way[w], 0, memory_order_release);
@@ -627,7 +627,7 @@ void nic_pipes_free_all(void)
 		nic_pipe_destroy(p);
 		free(atomic_load_explicit(&p->fwd_miss, memory_order_relaxed));
 		nic_pool_free(p);
-		nic_lazy_free(p->buckets, p->buckets ? (size_t)p->nr_buckets * sizeof(*p->buckets) : 0);
+		nic_btable_free(nic_pipe_btable(p));
 		nic_states_free_all(p);
 		for (int i = 0; i < NIC_MAX_PROGS; i++)
 			free(p->progs[i]);

@@ -92,7 +92,8 @@ doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
 	if (p->type == NIC_PIPE_BASIC) {
 		if (p->bmatch)
 			core_prefault_start(&p->bmatch_pf, p->bmatch, bmatch_bytes(p), 0);
-		core_prefault_start(&p->buckets_pf, p->buckets, (size_t)p->nr_buckets * sizeof(*p->buckets), SIZE_MAX);
+		struct nic_btable *bt = nic_pipe_btable(p);
+		core_prefault_start(&p->buckets_pf, bt, nic_btable_bytes(bt->n), SIZE_MAX);
 	}
 	return DOCA_SUCCESS;
 }
@@ -175,8 +176,8 @@ struct nic_bentry *nic_slot_take(struct nic_pipe *p)
 	uint32_t f = p->pool_free;
 	if (f) {
 		struct nic_bentry *b = nic_bentry_of(nic_pool_entry(p, f - 1));
-		p->pool_free = atomic_load_explicit(&b->next, memory_order_relaxed);
-		atomic_store_explicit(&b->next, 0, memory_order_relaxed);
+		p->pool_free = atomic_load_explicit(&b->next[0], memory_order_relaxed);
+		atomic_store_explicit(&b->next[0], 0, memory_order_relaxed);
 		return b;
 	}
 	if (p->pool_hw >= p->pool_n)
@@ -204,7 +205,7 @@ void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
 		struct nic_bentry *b = nic_bentry_of(e);
 		b->match0 = 0;
 		__atomic_fetch_and(&p->used[slot / 64], ~(1ull << (slot % 64)), __ATOMIC_RELAXED);
-		atomic_store_explicit(&b->next, p->pool_free, memory_order_relaxed);
+		atomic_store_explicit(&b->next[0], p->pool_free, memory_order_relaxed);
 		p->pool_free = slot + 1;
 	}
 }

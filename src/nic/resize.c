@@ -1,10 +1,11 @@
 /*
- * resize.c - changing a pipe's entry limit (doca_flow_pipe_resize). Only the limit
- * moves: a BASIC pipe keeps its buckets (longer chains past the size they were made for,
- * still correct) and a CONTROL pipe's table is rebuilt on each change anyway, so the
- * datapath sees nothing change. A BASIC pipe's entries live in a pool sized at creation,
- * so it grows up to the max_entries it reserved then (address space, committed as used).
- * HASH pipes are indexed by entry index and do not resize.
+ * resize.c - changing a pipe's entry limit (doca_flow_pipe_resize). A BASIC pipe grown
+ * past the size its buckets were made for gets a bigger bucket table, swapped in under
+ * the packets (nic_buckets_grow), so that its chains stay as short as at creation; its
+ * entries stay where they are: they live in a pool sized at creation, so it grows up to
+ * the max_entries it reserved then (address space, committed as used). A CONTROL
+ * pipe's table is rebuilt on each change anyway. HASH pipes are indexed by entry index
+ * and do not resize.
  */
 #include "nic_internal.h"
 
@@ -26,6 +27,9 @@ doca_error_t nic_pipe_set_capacity(struct nic_pipe *pipe, uint32_t nr_entries)
 			     nr_entries, nic_basic_max_entries(pipe->pool_n));
 		err = DOCA_ERROR_FULL;
 	} else {
+		/* Out of memory for buckets, the old ones serve: correct, with longer chains. */
+		if (pipe->type == NIC_PIPE_BASIC)
+			(void)nic_buckets_grow(pipe, nr_entries);
 		pipe->nr_entries = nr_entries;
 	}
 	pthread_rwlock_unlock(&pipe->lock);

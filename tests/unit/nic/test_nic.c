@@ -4,6 +4,7 @@
  * on NIC pipes, capture rings, port statistics and the traffic generator.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1171,11 +1172,11 @@ static void same_bucket_and_tag(const struct nic_pipe *p, uint32_t *a, uint32_t 
 	*a = *b = 0;
 	for (uint32_t ip = 0x0a000001; ip < 0x0a100000 && *b == 0; ip++) {
 		uint32_t h = field_hash(p, NIC_K_IP_DST, 4, ip);
-		uint32_t x = ((nic_bucket_of(h, p->nr_buckets) << 16) | nic_bucket_tag(h)) & (nslots - 1);
+		uint32_t x = ((nic_bucket_of(h, nic_pipe_btable(p)->n) << 16) | nic_bucket_tag(h)) & (nslots - 1);
 		uint32_t prev = seen[x];
 		if (prev) {
 			uint32_t hp = field_hash(p, NIC_K_IP_DST, 4, prev - 1);
-			if (nic_bucket_of(hp, p->nr_buckets) == nic_bucket_of(h, p->nr_buckets) &&
+			if (nic_bucket_of(hp, nic_pipe_btable(p)->n) == nic_bucket_of(h, nic_pipe_btable(p)->n) &&
 			    nic_bucket_tag(hp) == nic_bucket_tag(h)) {
 				*a = prev - 1;
 				*b = ip;
@@ -1199,7 +1200,7 @@ static uint32_t bucket_ways_used(const struct nic_bucket *bk)
 static uint32_t bucket_chain_len(const struct nic_pipe *p, const struct nic_bucket *bk)
 {
 	uint32_t n = 0;
-	for (uint32_t s = atomic_load(&bk->over); s; s = atomic_load(&nic_bucket_entry(p->pool, s)->next))
+	for (uint32_t s = atomic_load(&bk->over); s; s = atomic_load(&nic_bucket_entry(p->pool, s)->next[nic_pipe_btable(p)->link]))
 		n++;
 	return n;
 }
@@ -1217,15 +1218,15 @@ static void test_bucket_ways_and_chain(void **state)
 	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
 	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
 	struct nic_pipe *p = basic_on_dport(0, true, 64);
-	assert_int_equal(p->nr_buckets, 32); /* the power of two in (16, 32] */
-	uint32_t target = nic_bucket_of(dport_hash(p, 1000), p->nr_buckets);
+	assert_int_equal(nic_pipe_btable(p)->n, 32); /* the power of two in (16, 32] */
+	uint32_t target = nic_bucket_of(dport_hash(p, 1000), nic_pipe_btable(p)->n);
 	uint16_t d[9];
 	uint32_t nd = 0;
 	for (uint32_t port = 1000; port < 65536 && nd < 9; port++)
-		if (nic_bucket_of(dport_hash(p, (uint16_t)port), p->nr_buckets) == target)
+		if (nic_bucket_of(dport_hash(p, (uint16_t)port), nic_pipe_btable(p)->n) == target)
 			d[nd++] = (uint16_t)port;
 	assert_int_equal(nd, 9);
-	const struct nic_bucket *bk = &p->buckets[target];
+	const struct nic_bucket *bk = &nic_pipe_btable(p)->b[target];
 	struct nic_entry *e[9];
 	for (uint32_t i = 0; i < 9; i++)
 		e[i] = add_dport_sport(p, d[i], (uint16_t)(2000 + i), DOCA_SUCCESS);
@@ -1706,9 +1707,9 @@ static void test_parallel_adds_one_bucket(void **state)
 	for (int round = 0; round < 200; round++) {
 		struct nic_pipe *p = basic_on_dport(0, true, 64);
 		if (round == 0) {
-			uint32_t target = nic_bucket_of(dport_hash(p, 1000), p->nr_buckets), nd = 0;
+			uint32_t target = nic_bucket_of(dport_hash(p, 1000), nic_pipe_btable(p)->n), nd = 0;
 			for (uint32_t port = 1000; port < 1000 + PAR_KEYS && nd < ONE_BUCKET_KEYS; port++)
-				if (nic_bucket_of(dport_hash(p, (uint16_t)port), p->nr_buckets) == target)
+				if (nic_bucket_of(dport_hash(p, (uint16_t)port), nic_pipe_btable(p)->n) == target)
 					d[nd++] = (uint16_t)port;
 			assert_int_equal(nd, ONE_BUCKET_KEYS);
 		}
@@ -1727,6 +1728,115 @@ static void test_parallel_adds_one_bucket(void **state)
 		assert_int_equal(nic_pipe_nr_live_entries(p), ONE_BUCKET_KEYS);
 		nic_pipe_destroy(p);
 	}
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+}
+
+/*
+ * Issue 13: a BASIC pipe grown past its buckets gets a bigger table, swapped in while
+ * packets go on. From 64 entries (32 buckets) to 32768 in three resizes, with a sender
+ * hitting every entry added so far (but 0..9) all along, chained ones too: none of its
+ * frames misses or takes another key's port; the chains stay short (1024 entries a bucket without the new tables); an
+ * entry removed before a resize is not in the new table, and is added back.
+ */
+struct resize_sender {
+	_Atomic bool stop;
+	_Atomic uint64_t sent; /* written by the sender only */
+	_Atomic uint32_t end;  /* keys [10, end) are added */
+	uint64_t bad;
+};
+
+static void *resize_send(void *arg)
+{
+	struct resize_sender *s = arg;
+	uint8_t f[128], out[128];
+	uint32_t len;
+	for (uint32_t k = 10; !atomic_load(&s->stop); k = k + 1 >= atomic_load(&s->end) ? 10 : k + 1) {
+		struct nic_buf b = {f, ft_udp4(f, 1, 2, 3, (uint16_t)(1000 + k))};
+		if (nic_port_rx_burst(0, &b, 1) != 1)
+			return (void *)1;
+		atomic_store_explicit(&s->sent, atomic_load_explicit(&s->sent, memory_order_relaxed) + 1,
+				      memory_order_relaxed);
+		s->bad += nic_capture_pop(1, NIC_CAPTURE_TX, out, sizeof(out), &len) != DOCA_SUCCESS ||
+			  ft_sport(out) != 20000 + k;
+	}
+	return NULL;
+}
+
+static struct nic_entry *add_key(struct nic_pipe *p, uint32_t key)
+{
+	struct nic_entry_attr ea;
+	struct nic_entry *e = NULL;
+	par_attr(&ea, key);
+	assert_int_equal(nic_entry_add(p, &ea, &e), DOCA_SUCCESS);
+	return e;
+}
+
+static void test_resize_grows_buckets(void **state)
+{
+	(void)state;
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	struct nic_pipe_attr a;
+	struct nic_pipe *p = NULL;
+	memset(&a, 0, sizeof(a));
+	a.type = NIC_PIPE_BASIC;
+	a.name = "grow";
+	a.port_id = 0;
+	a.is_root = true;
+	a.nr_entries = 64;
+	a.max_entries = 32768;
+	a.ps_field = -1;
+	a.fwd_miss.type = NIC_FWD_DROP;
+	memset(a.entry_mask.b + NIC_K_L4_DST, 0xff, 2);
+	assert_int_equal(nic_pipe_create(&a, &p), DOCA_SUCCESS);
+	assert_int_equal(nic_pipe_btable(p)->n, 32);
+	struct nic_entry *five = NULL;
+	for (uint32_t k = 0; k < 64; k++) {
+		struct nic_entry *e = add_key(p, k);
+		if (k == 5)
+			five = e;
+	}
+	struct resize_sender snd = {.end = 64};
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, resize_send, &snd), 0);
+	assert_int_equal(nic_entry_remove(p, five), DOCA_SUCCESS);
+	nic_entry_free(p, five);
+	uint32_t key = 64, link = nic_pipe_btable(p)->link;
+	const uint32_t sizes[3] = {256, 4096, 32768};
+	for (int r = 0; r < 3; r++) {
+		uint64_t before = atomic_load(&snd.sent);
+		assert_int_equal(nic_pipe_set_capacity(p, sizes[r]), DOCA_SUCCESS);
+		assert_int_equal(nic_pipe_btable(p)->n, nic_buckets_for(sizes[r]));
+		assert_int_not_equal(nic_pipe_btable(p)->link, link); /* the other chain link */
+		link = nic_pipe_btable(p)->link;
+		for (; key < sizes[r] + (r == 0); key++) /* full (key 5 is out) */
+			add_key(p, key);
+		atomic_store(&snd.end, key);
+		while (atomic_load(&snd.sent) < before + 1000) /* the sender goes on through the new table */
+			sched_yield();
+	}
+	atomic_store(&snd.stop, true);
+	void *rc;
+	assert_int_equal(pthread_join(th, &rc), 0);
+	assert_null(rc);
+	assert_int_equal(snd.bad, 0);
+	assert_int_equal(sport_out(1005), 0); /* removed before the first resize */
+	assert_int_equal(nic_pipe_set_capacity(p, 32768), DOCA_SUCCESS); /* same size: same table */
+	assert_int_equal(nic_pipe_btable(p)->link, link);
+	assert_int_equal(nic_pipe_nr_live_entries(p), 32767);
+	add_key(p, 5);
+	assert_int_equal(sport_out(1005), 20005);
+	const struct nic_btable *bt = nic_pipe_btable(p);
+	uint32_t longest = 0;
+	for (uint32_t i = 0; i < bt->n; i++) {
+		uint32_t len = bucket_chain_len(p, &bt->b[i]);
+		longest = len > longest ? len : longest;
+	}
+	assert_true(longest <= 16);
+	for (uint32_t k = 0; k < 32768; k += 97)
+		assert_int_equal(sport_out((uint16_t)(1000 + k)), 20000 + k);
+	nic_pipe_destroy(p);
 	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
 	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
 }
@@ -1755,6 +1865,7 @@ int main(void)
 		cmocka_unit_test(test_entry_add_bulk),
 		cmocka_unit_test(test_parallel_basic_adds),
 		cmocka_unit_test(test_parallel_adds_one_bucket),
+		cmocka_unit_test(test_resize_grows_buckets),
 		cmocka_unit_test(test_counter_cells_fold),
 		cmocka_unit_test(test_state_refs_and_entry_word),
 	};
