@@ -283,6 +283,11 @@ struct nic_pipe {
 	uint32_t pool_n;			    /* slots */
 	struct nic_cnt_cell *cells[NIC_CNT_SHARDS]; /* [shard][slot] from 1; shard 0: in the entry */
 	struct nic_cnt_wide *spill;		    /* [slot]: what the cells folded */
+	/* What of cells[1..] and spill was ever written, each bit set once: readers (counter
+	 * reads, slot release) skip the rest, whose pages a read would commit on a kernel
+	 * that maps no zero page (as some VMs' do). Bit s: shard s counted; NIC_COUNTED_SPILL:
+	 * a cell folded. */
+	_Atomic uint32_t counted;
 	uint64_t *bmatch;			    /* BASIC on several words: [slot][word] */
 	uint64_t *used;				    /* bitmap: BASIC slots holding an entry;
 						     * HASH: 64-slot groups that ever held one */
@@ -542,6 +547,20 @@ static inline void nic_counter_add(struct nic_counter *c, uint64_t pkts, uint64_
 	nic_shard_add(&c->shard[shard].bytes, bytes, shard);
 }
 
+#define NIC_COUNTED_SPILL (1u << 31)
+/* Cells past the entry's (shard 0) are only the shared shard's, counted with atomic adds
+ * (nic_cell_add), which is where a pipe's counted bit is set. */
+_Static_assert(NIC_CNT_SHARDS == 2, "owned shards past 0 would set their counted bit too");
+
+/* Note that p's cells of shard s (or its spill) are written from now on (release: a
+ * reader that sees the bit then sees what follows). Once per pipe and shard. */
+static inline void nic_pipe_counted(const struct nic_pipe *p, uint32_t bit)
+{
+	_Atomic uint32_t *c = &((struct nic_pipe *)p)->counted;
+	if (NIC_UNLIKELY(!(atomic_load_explicit(c, memory_order_relaxed) & bit)))
+		atomic_fetch_or_explicit(c, bit, memory_order_release);
+}
+
 /* Move cell c of entry e into its spill counter: rare (every 2^23 packets of a cell). */
 void nic_cell_fold(const struct nic_pipe *p, const struct nic_entry *e, struct nic_cnt_cell *c);
 
@@ -560,9 +579,13 @@ static inline void nic_cell_add_owned(const struct nic_pipe *p, const struct nic
 static inline void nic_cell_add(const struct nic_pipe *p, const struct nic_entry *e, struct nic_cnt_cell *c,
 				uint32_t len, uint32_t shard)
 {
-	if (NIC_LIKELY(shard != NIC_CNT_SHARDS - 1))
+	if (NIC_LIKELY(shard != NIC_CNT_SHARDS - 1)) {
 		nic_cell_add_owned(p, e, c, len);
-	else if (NIC_UNLIKELY(__atomic_add_fetch(&c->w, NIC_CELL_ONE_PKT | len, __ATOMIC_RELAXED) >> 63))
+		return;
+	}
+	if (p->pool)
+		nic_pipe_counted(p, 1u << shard);
+	if (NIC_UNLIKELY(__atomic_add_fetch(&c->w, NIC_CELL_ONE_PKT | len, __ATOMIC_RELAXED) >> 63))
 		nic_cell_fold(p, e, c);
 }
 

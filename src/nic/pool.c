@@ -191,11 +191,12 @@ struct nic_bentry *nic_slot_take(struct nic_pipe *p)
 void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
 {
 	uint32_t slot = nic_entry_slot(p, e);
-	/* Read before cleared: untouched pages stay so. */
+	/* Only what was ever written, and that read before cleared: untouched pages stay so. */
+	uint32_t counted = atomic_load_explicit(&p->counted, memory_order_acquire);
 	for (int s = 1; s < NIC_CNT_SHARDS; s++)
-		if (p->cells[s] && p->cells[s][slot].w)
+		if ((counted >> s & 1) && p->cells[s][slot].w)
 			p->cells[s][slot].w = 0;
-	if (p->spill[slot].pkts || p->spill[slot].bytes)
+	if ((counted & NIC_COUNTED_SPILL) && (p->spill[slot].pkts || p->spill[slot].bytes))
 		p->spill[slot] = (struct nic_cnt_wide){0, 0};
 	/* Field by field: a HASH lookup may read the flags of any slot at any time. */
 	nic_entry_publish(e, NULL, 0, memory_order_relaxed);
@@ -225,6 +226,8 @@ void nic_cell_fold(const struct nic_pipe *p, const struct nic_entry *e, struct n
 {
 	struct nic_cnt_wide *sp = entry_spill(p, e);
 	pthread_mutex_lock(spill_lock(p));
+	if (p->pool)
+		nic_pipe_counted(p, NIC_COUNTED_SPILL);
 	/* An add racing this one on the shared shard lands before (moved) or after. */
 	uint64_t w = __atomic_exchange_n(&c->w, 0, __ATOMIC_RELAXED);
 	sp->pkts += nic_cell_pkts(w);
@@ -236,9 +239,17 @@ void nic_entry_cells_read(const struct nic_pipe *p, const struct nic_entry *e, u
 {
 	/* Under the fold's lock: a fold moves counts between two words. */
 	pthread_mutex_lock(spill_lock(p));
-	const struct nic_cnt_wide *sp = entry_spill(p, e);
-	uint64_t tp = sp->pkts, tb = sp->bytes;
+	/* A pool's untouched cells and spill are not read (struct nic_pipe, counted). */
+	uint32_t counted = p->pool ? atomic_load_explicit(&p->counted, memory_order_acquire) : UINT32_MAX;
+	uint64_t tp = 0, tb = 0;
+	if (counted & NIC_COUNTED_SPILL) {
+		const struct nic_cnt_wide *sp = entry_spill(p, e);
+		tp = sp->pkts;
+		tb = sp->bytes;
+	}
 	for (uint32_t s = 0; s < NIC_CNT_SHARDS; s++) {
+		if (s && !(counted >> s & 1))
+			continue;
 		uint64_t w = __atomic_load_n(&nic_entry_cell(p, e, s)->w, __ATOMIC_RELAXED);
 		tp += nic_cell_pkts(w);
 		tb += nic_cell_bytes(w);

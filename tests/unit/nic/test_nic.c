@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -1337,8 +1338,11 @@ static void *cell_send(void *arg)
 /* Preset every own-counter cell of e to pkts packets and bytes bytes (slot unused). */
 static void cells_preset(struct nic_pipe *p, struct nic_entry *e, uint64_t pkts, uint64_t bytes)
 {
-	for (uint32_t s = 0; s < NIC_CNT_SHARDS; s++)
+	for (uint32_t s = 0; s < NIC_CNT_SHARDS; s++) {
+		if (s)
+			nic_pipe_counted(p, 1u << s); /* as the shard's first count would */
 		__atomic_store_n(&nic_entry_cell(p, e, s)->w, pkts << NIC_CELL_BYTE_BITS | bytes, __ATOMIC_RELAXED);
+	}
 }
 
 /*
@@ -1841,6 +1845,61 @@ static void test_resize_grows_buckets(void **state)
 	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
 }
 
+/* Pages of [mem, mem + len) resident (mincore). */
+static uint32_t resident_pages(const void *mem, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start = (uintptr_t)mem & ~(page - 1);
+	size_t n = ((uintptr_t)mem + len - start + page - 1) / page;
+	unsigned char vec[64];
+	assert_true(n <= sizeof(vec));
+	assert_int_equal(mincore((void *)start, n * page, vec), 0);
+	uint32_t r = 0;
+	for (size_t i = 0; i < n; i++)
+		r += vec[i] & 1;
+	return r;
+}
+
+/*
+ * Issue 13: counter reads and slot releases read a pool's shared-shard cells and spill
+ * counters only once something was written there, so that they commit no page of them
+ * (a read does, on a kernel that maps no zero page): counted by this thread's own shard
+ * and read, removed and freed, the entries leave both arrays untouched; once the shared
+ * shard has counted, its cells are read.
+ */
+static void test_untouched_cells_stay_unread(void **state)
+{
+	(void)state;
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	struct nic_pipe *p = basic_on_dport(0, true, 1024);
+	uint32_t mine = nic_dp_enter();
+	nic_dp_exit();
+	assert_int_equal(mine, 0); /* this thread owns the shard in the entry */
+	size_t spill_len = (size_t)p->pool_n * sizeof(*p->spill), cells_len = (size_t)p->pool_n * sizeof(*p->cells[1]);
+	struct nic_entry *e[4];
+	for (uint32_t i = 0; i < 4; i++)
+		e[i] = add_dport_sport(p, (uint16_t)(80 + i), (uint16_t)(7 + i), DOCA_SUCCESS);
+	assert_int_equal(sport_out(81), 8);
+	uint64_t pk, by;
+	for (uint32_t i = 0; i < 4; i++) {
+		assert_int_equal(nic_entry_counter_read(p, e[i], &pk, &by), DOCA_SUCCESS);
+		assert_int_equal(pk, i == 1);
+	}
+	assert_int_equal(nic_entry_remove(p, e[1]), DOCA_SUCCESS);
+	nic_entry_free(p, e[1]);
+	assert_int_equal(resident_pages(p->spill, spill_len), 0);
+	assert_int_equal(resident_pages(p->cells[1], cells_len), 0);
+	/* The shared shard counts: from then on its cells are read. */
+	cells_preset(p, e[2], 5, 500);
+	assert_int_equal(nic_entry_counter_read(p, e[2], &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(pk, 5 * NIC_CNT_SHARDS);
+	assert_int_equal(by, 500 * NIC_CNT_SHARDS);
+	assert_int_equal(resident_pages(p->spill, spill_len), 0);
+	nic_pipe_destroy(p);
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+}
+
 int main(void)
 {
 	ft_log_init();
@@ -1867,6 +1926,7 @@ int main(void)
 		cmocka_unit_test(test_parallel_adds_one_bucket),
 		cmocka_unit_test(test_resize_grows_buckets),
 		cmocka_unit_test(test_counter_cells_fold),
+		cmocka_unit_test(test_untouched_cells_stay_unread),
 		cmocka_unit_test(test_state_refs_and_entry_word),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
