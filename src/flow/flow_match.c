@@ -155,7 +155,7 @@ static uint32_t field_groups(const struct doca_flow_match *sel, struct ftable g[
  * Bytes of struct doca_flow_match that a field group set (and the selectors) covers,
  * computed once per group set: every add_entry checks its match against one of them.
  */
-#define MATCH_WORDS ((sizeof(struct doca_flow_match) + 7) / 8)
+#define MATCH_WORDS ((sizeof(struct doca_flow_match) + 15) / 16 * 2) /* whole 16-byte vectors */
 static uint64_t uncovered[2][4][MATCH_WORDS];
 static pthread_once_t uncovered_once = PTHREAD_ONCE_INIT;
 
@@ -657,6 +657,17 @@ void flow_match_compile(const struct nic_key *entry_mask, struct flow_match_prog
 	prog->l3_sel = key_meets(entry_mask, NIC_K_L3_META, 1);
 }
 
+/* 16 bytes of a and of mask, anded, as one SSE2 vector: gcc -O2 leaves a plain loop of
+ * words scalar, which was two thirds of an add's match translation. */
+typedef uint64_t vec2 __attribute__((vector_size(16)));
+static inline vec2 masked16(const uint8_t *a, const uint8_t *mask)
+{
+	vec2 x, m;
+	memcpy(&x, a, 16);
+	memcpy(&m, mask, 16);
+	return x & m;
+}
+
 doca_error_t flow_match_entry(const struct flow_match_prog *prog, const struct doca_flow_match *match,
 			      struct nic_key *key, const char *who)
 {
@@ -682,26 +693,25 @@ doca_error_t flow_match_entry(const struct flow_match_prog *prog, const struct d
 	}
 	const uint64_t *unc = uncovered[v6][l4];
 	const uint8_t *raw = (const uint8_t *)match;
-	/* Four independent lanes: the compiler makes vector ORs of them (the one-lane
-	 * loop was half of this function). */
-	uint64_t bad[4] = {0, 0, 0, 0}, x;
-	size_t w = 0;
-	for (; w + 4 <= sizeof(*match) / 8; w += 4) {
-		for (int l = 0; l < 4; l++) {
-			memcpy(&x, raw + 8 * (w + l), 8);
-			bad[l] |= x & unc[w + l];
-		}
+	/* Every byte the pipe's fields do not cover must be zero: four vector lanes. */
+	const uint8_t *ub = (const uint8_t *)unc;
+	vec2 b0 = {0, 0}, b1 = b0, b2 = b0, b3 = b0;
+	size_t off = 0;
+	for (; off + 64 <= sizeof(*match); off += 64) {
+		b0 |= masked16(raw + off, ub + off);
+		b1 |= masked16(raw + off + 16, ub + off + 16);
+		b2 |= masked16(raw + off + 32, ub + off + 32);
+		b3 |= masked16(raw + off + 48, ub + off + 48);
 	}
-	for (; w < sizeof(*match) / 8; w++) {
-		memcpy(&x, raw + 8 * w, 8);
-		bad[0] |= x & unc[w];
+	for (; off + 16 <= sizeof(*match); off += 16)
+		b0 |= masked16(raw + off, ub + off);
+	if (off < sizeof(*match)) {
+		uint8_t tail[16] = {0};
+		memcpy(tail, raw + off, sizeof(*match) - off);
+		b0 |= masked16(tail, ub + off); /* MATCH_WORDS covers ub's 16 bytes */
 	}
-	if (sizeof(*match) % 8) {
-		x = 0;
-		memcpy(&x, raw + 8 * w, sizeof(*match) % 8);
-		bad[0] |= x & unc[w];
-	}
-	if (__builtin_expect((bad[0] | bad[1] | bad[2] | bad[3]) != 0, 0)) {
+	vec2 any = b0 | b1 | b2 | b3;
+	if (__builtin_expect((any[0] | any[1]) != 0, 0)) {
 		struct ftable g[4];
 		field_groups(match, g);
 		return check_covered(match, g, who); /* names the byte */

@@ -34,18 +34,12 @@ static bool basic_entry_eq(const struct nic_pipe *p, const struct nic_entry *e, 
 	return true;
 }
 
-/* The bucket of hash h in the pipe's table (lock held: the table does not change). */
-static struct nic_bucket *bucket_of(const struct nic_pipe *p, uint32_t h)
+/* The entry of bucket bk (chains on link) whose match is key k of hash h, or NULL. */
+static struct nic_bentry *basic_find(struct nic_pipe *p, const struct nic_bucket *bk, uint32_t link,
+				     const struct nic_key *k, uint32_t h)
 {
-	struct nic_buckets_view bv = nic_pipe_buckets(p);
-	return &bv.b[nic_bucket_of(h, bv.n)];
-}
-
-static struct nic_bentry *basic_find(struct nic_pipe *p, const struct nic_key *k, uint32_t h)
-{
-	struct nic_buckets_view bv = nic_pipe_buckets(p);
 	struct nic_bucket_iter it;
-	nic_bucket_iter_init(&it, &bv.b[nic_bucket_of(h, bv.n)], bv.link, p->pool, h);
+	nic_bucket_iter_init(&it, bk, link, p->pool, h);
 	struct nic_bentry *b;
 	while ((b = nic_bucket_iter_next(&it)) != NULL)
 		if (basic_entry_eq(p, &b->e, k))
@@ -67,12 +61,11 @@ static void bucket_wunlock(struct nic_bucket *bk)
 	atomic_store_explicit(&bk->wlock, 0, memory_order_release);
 }
 
-/* Link BASIC entry b of hash h into its bucket of table bt (bucket held, or a table no
- * packet walks yet): a free way, else the chain. Published by the release store of its
- * way or of the chain's head. */
-static void bucket_link(struct nic_pipe *p, struct nic_btable *bt, struct nic_bentry *b, uint32_t h)
+/* Link BASIC entry b of hash h into its bucket bk, whose table chains on link (bucket
+ * held, or a table no packet walks yet): a free way, else the chain. Published by the
+ * release store of its way or of the chain's head. */
+static void bucket_link(struct nic_pipe *p, struct nic_bucket *bk, uint32_t link, struct nic_bentry *b, uint32_t h)
 {
-	struct nic_bucket *bk = &bt->b[nic_bucket_of(h, bt->n)];
 	for (uint32_t i = 0; i < NIC_BUCKET_WAYS; i++) {
 		if (atomic_load_explicit(&bk->way[i], memory_order_relaxed) != 0)
 			continue;
@@ -82,7 +75,7 @@ static void bucket_link(struct nic_pipe *p, struct nic_btable *bt, struct nic_be
 		atomic_store_explicit(&bk->way[i], nic_entry_slot(p, &b->e) + 1, memory_order_release);
 		return;
 	}
-	atomic_store_explicit(&b->next[bt->link], atomic_load_explicit(&bk->over, memory_order_relaxed),
+	atomic_store_explicit(&b->next[link], atomic_load_explicit(&bk->over, memory_order_relaxed),
 			      memory_order_relaxed);
 	atomic_store_explicit(&bk->over, nic_entry_slot(p, &b->e) + 1, memory_order_release);
 }
@@ -145,7 +138,8 @@ doca_error_t nic_buckets_grow(struct nic_pipe *p, uint32_t nr_entries)
 			continue; /* removed, freed after its grace period */
 		struct nic_key k;
 		nic_entry_match_key(p, e, &k);
-		bucket_link(p, bt, nic_bentry_of(e), nic_basic_hash(p, &k));
+		uint32_t h = nic_basic_hash(p, &k);
+		bucket_link(p, &bt->b[nic_bucket_of(h, bt->n)], bt->link, nic_bentry_of(e), h);
 	}
 	core_prefault_stop(&p->buckets_pf);
 	atomic_store_explicit(&p->bt, nic_btable_word(bt), memory_order_release);
@@ -158,24 +152,44 @@ doca_error_t nic_buckets_grow(struct nic_pipe *p, uint32_t nr_entries)
 
 /* ------------------------------------------------------------------ one add */
 
-/* A BASIC add of masked key k with bucket hash h into slot b, with state st;
- * ALREADY_EXIST (b untouched) when an entry of the same match is linked. */
-static doca_error_t basic_add_one(struct nic_pipe *p, const struct nic_entry_attr *attr, const struct nic_key *k,
-				  uint32_t h, struct nic_bentry *b, struct nic_entry_state *st, uint32_t val)
+/* A burst of up to ADD_CHUNK adds (nic_pool_add_bulk). */
+#define ADD_CHUNK 32
+
+struct add_chunk {
+	const struct nic_entry_attr *const *attrs;
+	struct nic_entry **out;
+	doca_error_t *errs;
+	uint32_t n;
+	struct nic_key k[ADD_CHUNK]; /* BASIC: the masked key */
+	uint32_t h[ADD_CHUNK];	     /* BASIC: its bucket hash */
+	struct nic_bucket *bk[ADD_CHUNK]; /* BASIC: its bucket, in the table whose chains use link */
+	uint32_t link;
+	struct nic_entry_state *st[ADD_CHUNK];
+	uint32_t val[ADD_CHUNK];
+	/* BASIC: slots with a place under nr_entries taken ahead, spare[next..nr) not
+	 * used yet; given back when the burst ends. */
+	struct nic_bentry *spare[ADD_CHUNK];
+	uint32_t spare_next, nr_spare;
+};
+
+
+/* The i-th add of burst c, BASIC, into slot b; ALREADY_EXIST (b untouched) when an
+ * entry of the same match is linked. */
+static doca_error_t basic_add_one(struct nic_pipe *p, const struct add_chunk *c, uint32_t i, struct nic_bentry *b)
 {
-	struct nic_bucket *bk = bucket_of(p, h);
+	const struct nic_key *k = &c->k[i];
+	struct nic_bucket *bk = c->bk[i];
 	bucket_wlock(bk);
-	bool dup = basic_find(p, k, h) != NULL;
+	bool dup = basic_find(p, bk, c->link, k, c->h[i]) != NULL;
 	if (!dup) {
-		uint32_t slot = nic_entry_slot(p, &b->e);
 		b->match0 = p->nr_entry_words ? k->w[p->entry_words[0]] : 0;
 		if (p->nr_entry_words > 1) {
-			uint64_t *row = p->bmatch + (size_t)slot * p->nr_entry_words;
-			for (uint32_t i = 0; i < p->nr_entry_words; i++)
-				row[i] = k->w[p->entry_words[i]];
+			uint64_t *row = p->bmatch + (size_t)nic_entry_slot(p, &b->e) * p->nr_entry_words;
+			for (uint32_t w = 0; w < p->nr_entry_words; w++)
+				row[w] = k->w[p->entry_words[w]];
 		}
-		nic_entry_set(&b->e, attr, st, val);
-		bucket_link(p, nic_pipe_btable(p), b, h);
+		nic_entry_set(&b->e, c->attrs[i], c->st[i], c->val[i]);
+		bucket_link(p, bk, c->link, b, c->h[i]);
 	}
 	bucket_wunlock(bk);
 	if (dup) {
@@ -208,23 +222,6 @@ static doca_error_t hash_add_one(struct nic_pipe *p, const struct nic_entry_attr
 }
 
 /* ------------------------------------------------------------------ a burst */
-
-#define ADD_CHUNK 32
-
-struct add_chunk {
-	const struct nic_entry_attr *const *attrs;
-	struct nic_entry **out;
-	doca_error_t *errs;
-	uint32_t n;
-	struct nic_key k[ADD_CHUNK]; /* BASIC: the masked key */
-	uint32_t h[ADD_CHUNK];	     /* BASIC: its bucket hash */
-	struct nic_entry_state *st[ADD_CHUNK];
-	uint32_t val[ADD_CHUNK];
-	/* BASIC: slots with a place under nr_entries taken ahead, spare[next..nr) not
-	 * used yet; given back when the burst ends. */
-	struct nic_bentry *spare[ADD_CHUNK];
-	uint32_t spare_next, nr_spare;
-};
 
 /* What an add is refused for before it takes the lock. */
 static doca_error_t entry_add_check(const struct nic_pipe *p, const struct nic_entry_attr *attr)
@@ -263,14 +260,19 @@ static void chunk_prepare(struct nic_pipe *p, struct add_chunk *c)
 	}
 }
 
-/* BASIC, lock held (the table is the pipe's until it is released): the buckets the
- * burst's duplicate checks read (and an entry only where a tag matches), so that their
- * cache misses overlap. */
-static void chunk_prefetch_buckets(struct nic_pipe *p, struct add_chunk *c)
+/* BASIC, lock held (the table is the pipe's until it is released): each add's bucket,
+ * prefetched for its duplicate check (which reads an entry only where a tag matches),
+ * so that the burst's cache misses overlap. */
+static void chunk_buckets(struct nic_pipe *p, struct add_chunk *c)
 {
-	for (uint32_t i = 0; i < c->n; i++)
-		if (c->errs[i] == DOCA_SUCCESS)
-			__builtin_prefetch(bucket_of(p, c->h[i]), 1);
+	struct nic_buckets_view bv = nic_pipe_buckets(p);
+	c->link = bv.link;
+	for (uint32_t i = 0; i < c->n; i++) {
+		if (c->errs[i] != DOCA_SUCCESS)
+			continue;
+		c->bk[i] = &bv.b[nic_bucket_of(c->h[i], bv.n)];
+		__builtin_prefetch(c->bk[i], 1);
+	}
 }
 
 /* Each add's state: one hold of intern_lock for the burst. */
@@ -321,8 +323,7 @@ static void chunk_spare_fill(struct nic_pipe *p, struct add_chunk *c, uint32_t i
 	uint32_t places = live_reserve(p, want);
 	if (places) {
 		pthread_mutex_lock(&p->slot_lock);
-		while (got < places && (c->spare[got] = nic_slot_take(p)) != NULL)
-			got++;
+		got = nic_slots_take(p, c->spare, places);
 		pthread_mutex_unlock(&p->slot_lock);
 	}
 	if (got < places)
@@ -393,7 +394,7 @@ static doca_error_t chunk_add_one(struct nic_pipe *p, struct add_chunk *c, uint3
 	struct nic_bentry *b = chunk_slot(p, c, i);
 	if (b == NULL)
 		return DOCA_ERROR_FULL;
-	doca_error_t err = basic_add_one(p, a, &c->k[i], c->h[i], b, c->st[i], c->val[i]);
+	doca_error_t err = basic_add_one(p, c, i, b);
 	if (err != DOCA_SUCCESS) {
 		c->spare_next--; /* the slot, still zero, serves the next add */
 		return err;
@@ -413,7 +414,7 @@ static void add_chunk(struct nic_pipe *p, struct add_chunk *c)
 		return;
 	}
 	if (p->type == NIC_PIPE_BASIC)
-		chunk_prefetch_buckets(p, c);
+		chunk_buckets(p, c);
 	chunk_states(p, c);
 	c->spare_next = c->nr_spare = 0;
 	for (uint32_t i = 0; i < c->n; i++)

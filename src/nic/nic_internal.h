@@ -639,9 +639,10 @@ void nic_pool_prefault_stop(struct nic_pipe *p);
 void nic_slots_mark_used(struct nic_pipe *p, const uint32_t *slots, uint32_t n);
 /* The first used slot from from on, or the end of the pool's used range. */
 uint32_t nic_slot_next_used(const struct nic_pipe *p, uint32_t from);
-/* BASIC: a free slot (zero), or NULL when every slot is taken. Both this and
- * nic_slot_release: under the pipe lock for writing, or slot_lock (adds). */
-struct nic_bentry *nic_slot_take(struct nic_pipe *p);
+/* BASIC: up to n free slots (zero) into out, freed ones first; returns how many (fewer
+ * when every slot is taken). Both this and nic_slot_release: under the pipe lock for
+ * writing, or slot_lock (adds). */
+uint32_t nic_slots_take(struct nic_pipe *p, struct nic_bentry **out, uint32_t n);
 /* The slot of a freed entry: its cells and the entry zeroed, back to the free ones. */
 void nic_slot_release(struct nic_pipe *p, struct nic_entry *e);
 /* HASH: note that slot holds an entry (the groups nic_slot_next_used visits). */

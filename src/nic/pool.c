@@ -86,7 +86,7 @@ doca_error_t nic_pool_create(struct nic_pipe *p, uint32_t nslots)
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	/* BASIC records (and further match words) are handed out in order: committed ahead
-	 * of the cursor (nic_slot_take); HASH ones ahead of the highest index added
+	 * of the cursor (nic_slots_take); HASH ones ahead of the highest index added
 	 * (add_chunk); buckets are touched at random: all at once. */
 	core_prefault_start(&p->pool_pf, p->pool, pool_bytes(p), 0);
 	if (p->type == NIC_PIPE_BASIC) {
@@ -171,21 +171,23 @@ uint32_t nic_slot_next_used(const struct nic_pipe *p, uint32_t from)
 	return end;
 }
 
-struct nic_bentry *nic_slot_take(struct nic_pipe *p)
+uint32_t nic_slots_take(struct nic_pipe *p, struct nic_bentry **out, uint32_t n)
 {
-	uint32_t f = p->pool_free;
-	if (f) {
+	uint32_t got = 0;
+	for (uint32_t f; got < n && (f = p->pool_free) != 0; got++) {
 		struct nic_bentry *b = nic_bentry_of(nic_pool_entry(p, f - 1));
 		p->pool_free = atomic_load_explicit(&b->next[0], memory_order_relaxed);
 		atomic_store_explicit(&b->next[0], 0, memory_order_relaxed);
-		return b;
+		out[got] = b;
 	}
-	if (p->pool_hw >= p->pool_n)
-		return NULL;
-	uint32_t slot = p->pool_hw++;
-	core_prefault_at(&p->pool_pf, (size_t)slot * sizeof(struct nic_bentry));
-	core_prefault_at(&p->bmatch_pf, (size_t)slot * p->nr_entry_words * sizeof(uint64_t));
-	return nic_bentry_of(nic_pool_entry(p, slot));
+	uint32_t hw = p->pool_hw;
+	for (; got < n && p->pool_hw < p->pool_n; got++)
+		out[got] = nic_bentry_of(nic_pool_entry(p, p->pool_hw++));
+	if (p->pool_hw != hw) { /* the cursor moved: commit ahead of it */
+		core_prefault_at(&p->pool_pf, (size_t)p->pool_hw * sizeof(struct nic_bentry));
+		core_prefault_at(&p->bmatch_pf, (size_t)p->pool_hw * p->nr_entry_words * sizeof(uint64_t));
+	}
+	return got;
 }
 
 void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
