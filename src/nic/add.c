@@ -172,7 +172,6 @@ struct add_chunk {
 	uint32_t spare_next, nr_spare;
 };
 
-
 /* The i-th add of burst c, BASIC, into slot b; ALREADY_EXIST (b untouched) when an
  * entry of the same match is linked. */
 static doca_error_t basic_add_one(struct nic_pipe *p, const struct add_chunk *c, uint32_t i, struct nic_bentry *b)
