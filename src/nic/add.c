@@ -82,8 +82,8 @@ static void bucket_link(struct nic_pipe *p, struct nic_bucket *bk, uint32_t link
 
 void nic_bucket_unlink(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
 {
-	struct nic_btable *bt = nic_pipe_btable(p);
-	struct nic_bucket *bk = &bt->b[nic_bucket_of(h, bt->n)];
+	struct nic_buckets_view bv = nic_pipe_buckets(p);
+	struct nic_bucket *bk = &bv.b[nic_bucket_of(h, bv.n)];
 	uint32_t s = nic_entry_slot(p, &b->e) + 1;
 	for (uint32_t i = 0; i < NIC_BUCKET_WAYS; i++)
 		if (atomic_load_explicit(&bk->way[i], memory_order_relaxed) == s) {
@@ -93,10 +93,10 @@ void nic_bucket_unlink(struct nic_pipe *p, struct nic_bentry *b, uint32_t h)
 	_Atomic uint32_t *link = &bk->over;
 	uint32_t cur;
 	while ((cur = atomic_load_explicit(link, memory_order_relaxed)) != 0 && cur != s)
-		link = &nic_bucket_entry(p->pool, cur)->next[bt->link];
+		link = &nic_bucket_entry(p->pool, cur)->next[bv.link];
 	assert(cur == s && "a linked BASIC entry is in its bucket");
 	if (cur == s)
-		atomic_store_explicit(link, atomic_load_explicit(&b->next[bt->link], memory_order_relaxed),
+		atomic_store_explicit(link, atomic_load_explicit(&b->next[bv.link], memory_order_relaxed),
 				      memory_order_release);
 }
 

@@ -412,15 +412,17 @@ static inline size_t nic_btable_bytes(uint32_t nb)
  * lookup has the buckets, their count and link from one load (nic_pipe_buckets), not a
  * load of the table's header first (3% of a one-packet burst).
  */
+#define NIC_BT_ADDR (~(uintptr_t)4095) /* the table's address bits */
+#define NIC_BT_LINK_SHIFT 5
 static inline uintptr_t nic_btable_word(const struct nic_btable *bt)
 {
 	if (bt == NULL)
 		return 0;
-	return (uintptr_t)bt | (uintptr_t)bt->link << 5 | (uintptr_t)__builtin_ctz(bt->n);
+	return (uintptr_t)bt | (uintptr_t)bt->link << NIC_BT_LINK_SHIFT | (uintptr_t)__builtin_ctz(bt->n);
 }
 static inline struct nic_btable *nic_pipe_btable(const struct nic_pipe *p)
 {
-	return (struct nic_btable *)(atomic_load_explicit(&p->bt, memory_order_acquire) & ~(uintptr_t)4095);
+	return (struct nic_btable *)(atomic_load_explicit(&p->bt, memory_order_acquire) & NIC_BT_ADDR);
 }
 struct nic_buckets_view {
 	struct nic_bucket *b;
@@ -429,8 +431,9 @@ struct nic_buckets_view {
 static inline struct nic_buckets_view nic_pipe_buckets(const struct nic_pipe *p)
 {
 	uintptr_t w = atomic_load_explicit(&p->bt, memory_order_acquire);
-	struct nic_btable *bt = (struct nic_btable *)(w & ~(uintptr_t)4095);
-	return (struct nic_buckets_view){bt->b, 1u << (w & 31), (uint32_t)(w >> 5) & 1};
+	struct nic_btable *bt = (struct nic_btable *)(w & NIC_BT_ADDR);
+	return (struct nic_buckets_view){bt->b, 1u << (w & ((1u << NIC_BT_LINK_SHIFT) - 1)),
+					 (uint32_t)(w >> NIC_BT_LINK_SHIFT) & 1};
 }
 
 /* The buckets of n entries: the power of two in (n/4, n/2], at least 1. */
