@@ -75,6 +75,11 @@ int core_posix_memalign(void **memptr, size_t alignment, size_t size)
 
 void *core_calloc_aligned(size_t alignment, size_t size)
 {
+	/* Refused here, not by posix_memalign: sanitizers abort on an alignment it refuses. */
+	if (alignment < sizeof(void *) || (alignment & (alignment - 1)) != 0) {
+		errno = EINVAL;
+		return NULL;
+	}
 	void *p = NULL;
 	if (core_posix_memalign(&p, alignment, size) != 0)
 		return NULL;

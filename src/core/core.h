@@ -179,7 +179,8 @@ FLOWDPA_INTERNAL_API void *core_realloc(void *ptr, size_t size);
 FLOWDPA_INTERNAL_API char *core_strdup(const char *s);
 FLOWDPA_INTERNAL_API int core_posix_memalign(void **memptr, size_t alignment, size_t size);
 /* size zeroed bytes aligned to alignment (a power of two, a multiple of sizeof(void *)),
- * or NULL; free() frees them. For objects whose members are aligned to cache lines. */
+ * or NULL (errno EINVAL for another alignment, ENOMEM); free() frees them. For objects
+ * whose members are aligned to cache lines. */
 FLOWDPA_INTERNAL_API void *core_calloc_aligned(size_t alignment, size_t size);
 /*
  * For the site that saw an allocation fail: logs "call: out of memory (what)" once and

@@ -1,7 +1,7 @@
 /*
  * Unit tests: core_calloc_aligned, the aligned and zeroed door of alloc.c: memory of
- * the asked alignment, zeroed even where the heap had written before; NULL for an
- * alignment posix_memalign refuses (not a power of two, below a pointer's size); NULL
+ * the asked alignment, zeroed even where the heap had written before; NULL and EINVAL
+ * for an alignment that is not a power of two or is below a pointer's size; NULL
  * when FLOWDPA_FAULT_ALLOC names its call, counted as an allocation like the others.
  */
 #include <setjmp.h>
@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,8 +39,15 @@ static void test_aligned_and_zeroed(void **state)
 static void test_bad_alignment(void **state)
 {
 	(void)state;
-	assert_null(core_calloc_aligned(48, 64));		  /* not a power of two */
+	uint64_t before = core_alloc_count();
+	errno = 0;
+	assert_null(core_calloc_aligned(48, 64)); /* not a power of two */
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
 	assert_null(core_calloc_aligned(sizeof(void *) / 2, 64)); /* below a pointer's size */
+	assert_int_equal(errno, EINVAL);
+	assert_null(core_calloc_aligned(0, 64));
+	assert_int_equal(core_alloc_count(), before); /* refused before any allocation */
 }
 
 static void test_fault_injection(void **state)
