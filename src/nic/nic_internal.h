@@ -95,7 +95,10 @@ static inline uint32_t nic_state_ref(const struct nic_entry_state *s)
 {
 	return s ? (uint32_t)(s - nic_state_arena) : 0;
 }
-/* A state's memory from the arena (uninitialised), NULL when the arena is full. */
+/* States the arena makes writable at once (states.c). */
+#define NIC_STATE_CHUNK ((uint32_t)1 << 14)
+/* A state's memory from the arena (uninitialised), NULL when the arena is full or the
+ * system refuses its memory. */
 struct nic_entry_state *nic_state_alloc(void);
 void nic_state_free(struct nic_entry_state *s);
 

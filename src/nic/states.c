@@ -2,18 +2,23 @@
  * states.c - entry states (struct nic_entry_state): the arena they live in and their
  * interning, one per distinct actions, fwd and shared counter per pipe.
  *
- * The arena is one array of states for the whole process, mapped lazily (anonymous,
- * MAP_NORESERVE) at the first state: an entry names its state by index (a reference
- * of 32 - NIC_EF_BITS bits, beside its flags in one word), which leaves room in a
- * 16-byte entry for its first counter cell. Its memory is committed as states are
- * first used and reused through a free list; a state is only freed once no reader may
- * hold it (after a grace period). The arena has its own lock, taken only to allocate
- * or free; interning runs under the pipe lock.
+ * The arena is one array of states for the whole process, reserved at the first state
+ * (PROT_NONE) and made writable a chunk at a time as states are handed out: an entry
+ * names its state by index (a reference of 32 - NIC_EF_BITS bits, beside its flags in
+ * one word), which leaves room in a 16-byte entry for its first counter cell. Only the
+ * writable part counts against the commit limit, also under a strict overcommit policy
+ * (vm.overcommit_memory=2), where a writable MAP_NORESERVE reservation of the whole
+ * arena would take most of the limit and leave the tables of later pipes none. States
+ * are reused through a free list; a state is only freed once no reader may hold it
+ * (after a grace period). The arena has its own lock, taken only to allocate or free;
+ * interning runs under the pipe lock.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <core/core.h>
 
@@ -22,33 +27,51 @@
 DOCA_LOG_REGISTER(NIC::STATES);
 
 struct nic_entry_state *nic_state_arena;
-static uint32_t arena_cap;  /* states the mapping holds ([0] unused) */
-static bool arena_failed;   /* no mapping could be had: not tried again */
+static uint32_t arena_cap;  /* states the reservation holds ([0] unused) */
+static uint32_t arena_rw;   /* states made writable, from [0] */
+static bool arena_failed;   /* no reservation could be had: not tried again */
 static uint32_t arena_high; /* states ever handed out, plus one */
 static struct nic_entry_state *arena_free; /* freed ones, linked by intern_next */
 static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
 #define ARENA_MAX ((1u << (32 - NIC_EF_BITS)) - 1) /* the most references */
 
-/* Reserve the arena: the most references fit, fewer where the address space is tight
- * (a strict overcommit policy counts even a MAP_NORESERVE mapping). Lock held. */
+/* Reserve the arena's address space: the most references fit, fewer where it is tight
+ * (RLIMIT_AS). Lock held. */
 static bool arena_map(void)
 {
-	for (uint32_t cap = ARENA_MAX; cap >= (1u << 16); cap /= 2) {
-		void *m = mmap(NULL, (size_t)cap * sizeof(struct nic_entry_state), PROT_READ | PROT_WRITE,
+	for (uint32_t cap = ARENA_MAX; cap >= NIC_STATE_CHUNK; cap /= 2) {
+		void *m = mmap(NULL, (size_t)cap * sizeof(struct nic_entry_state), PROT_NONE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (m != MAP_FAILED) {
 			nic_state_arena = m;
 			arena_cap = cap;
+			arena_rw = 0;
 			arena_high = 1;
 			if (cap < ARENA_MAX)
-				CORE_LOG_WARN("entry states: address space for %u only (a strict overcommit policy?)",
-					      cap - 1);
+				CORE_LOG_WARN("entry states: address space for %u only (RLIMIT_AS?)", cap - 1);
 			return true;
 		}
 	}
 	arena_failed = true;
 	CORE_LOG_ERR("entry states: no address space for the state arena");
 	return false;
+}
+
+/* Make the next chunk of the arena writable (lock held); false, with a line, when the
+ * system refuses the memory. Chunk ends are rounded up to pages. */
+static bool arena_grow(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint32_t to = arena_cap - arena_rw < NIC_STATE_CHUNK ? arena_cap : arena_rw + NIC_STATE_CHUNK;
+	uintptr_t base = (uintptr_t)nic_state_arena;
+	uintptr_t from_b = (base + (size_t)arena_rw * sizeof(struct nic_entry_state) + page - 1) & ~(page - 1);
+	uintptr_t to_b = (base + (size_t)to * sizeof(struct nic_entry_state) + page - 1) & ~(page - 1);
+	if (to_b > from_b && mprotect((void *)from_b, to_b - from_b, PROT_READ | PROT_WRITE) != 0) {
+		CORE_LOG_ERR("entry states: no memory for states past %u (%s)", arena_rw, strerror(errno));
+		return false;
+	}
+	arena_rw = to;
+	return true;
 }
 
 struct nic_entry_state *nic_state_alloc(void)
@@ -59,10 +82,10 @@ struct nic_entry_state *nic_state_alloc(void)
 		s = arena_free;
 		arena_free = s->intern_next;
 	} else if (nic_state_arena || (!arena_failed && arena_map())) {
-		if (arena_high < arena_cap)
-			s = &nic_state_arena[arena_high++];
-		else
+		if (arena_high == arena_cap)
 			CORE_LOG_ERR("entry states: all %u in use", arena_cap - 1);
+		else if (arena_high < arena_rw || arena_grow())
+			s = &nic_state_arena[arena_high++];
 	}
 	pthread_mutex_unlock(&arena_lock);
 	return s;

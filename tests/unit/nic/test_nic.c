@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -1866,6 +1867,56 @@ static uint32_t resident_pages(const void *mem, size_t len)
  * and read, removed and freed, the entries leave both arrays untouched; once the shared
  * shard has counted, its cells are read.
  */
+/* The mapping of /proc/self/maps that holds addr: its end and whether it is writable. */
+static bool mapping_of(uintptr_t addr, uintptr_t *end, bool *rw)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	assert_non_null(f);
+	char line[512], perms[8];
+	unsigned long lo, hi;
+	bool found = false;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && addr >= lo && addr < hi) {
+			*end = hi;
+			*rw = perms[0] == 'r' && perms[1] == 'w';
+			found = true;
+		}
+	fclose(f);
+	return found;
+}
+
+/* The state arena is reserved without access and made writable a chunk at a time, so
+ * that under a strict overcommit policy it counts only what is used. */
+static void test_state_arena_commits_by_chunk(void **state)
+{
+	(void)state;
+	enum { N = NIC_STATE_CHUNK + 100 };
+	struct nic_entry_state **s = calloc(N, sizeof(*s));
+	assert_non_null(s);
+	uintptr_t top = 0, end;
+	bool rw;
+	for (uint32_t i = 0; i < N; i++) {
+		s[i] = nic_state_alloc();
+		assert_non_null(s[i]);
+		memset(s[i], 0xa5, sizeof(*s[i])); /* writable, or the test dies here */
+		uintptr_t e = (uintptr_t)(s[i] + 1);
+		top = e > top ? e : top;
+	}
+	uintptr_t base = (uintptr_t)nic_state_arena;
+	assert_true(mapping_of(top - 1, &end, &rw));
+	assert_true(rw);
+	/* Writable up to the chunk of the highest state, no further. */
+	assert_true(end >= top);
+	assert_true(end - base <= ((top - base) / sizeof(**s) + NIC_STATE_CHUNK + 1) * sizeof(**s) + 4096);
+	/* Past it the reservation has no access: nothing committed, nothing counted. */
+	assert_true(mapping_of(end, &end, &rw));
+	assert_false(rw);
+	assert_true(end - base >= ((size_t)1 << 20) * sizeof(**s));
+	for (uint32_t i = 0; i < N; i++)
+		nic_state_free(s[i]);
+	free(s);
+}
+
 static void test_untouched_cells_stay_unread(void **state)
 {
 	(void)state;
@@ -1928,6 +1979,7 @@ int main(void)
 		cmocka_unit_test(test_counter_cells_fold),
 		cmocka_unit_test(test_untouched_cells_stay_unread),
 		cmocka_unit_test(test_state_refs_and_entry_word),
+		cmocka_unit_test(test_state_arena_commits_by_chunk),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	nic_shutdown();
