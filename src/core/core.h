@@ -10,6 +10,7 @@
 #define FLOWDPA_CORE_H_
 
 #include <limits.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -53,10 +54,14 @@ FLOWDPA_INTERNAL_API bool core_log_sdk_enabled(uint32_t level);
 #define CORE_LOG_ERR(format, ...) CORE_LOG(DOCA_LOG_LEVEL_ERROR, format, ##__VA_ARGS__)
 #define CORE_LOG_WARN(format, ...) CORE_LOG(DOCA_LOG_LEVEL_WARNING, format, ##__VA_ARGS__)
 #define CORE_LOG_INFO(format, ...) CORE_LOG(DOCA_LOG_LEVEL_INFO, format, ##__VA_ARGS__)
-/* Debug and trace records sit on hot paths (one per queued entry): off, they cost the
- * level check, not a variadic call that formats nothing. */
+/* The most verbose SDK level that may print: UINT32_MAX until the log read its setup. */
+FLOWDPA_INTERNAL_API extern _Atomic uint32_t core_log_sdk_max;
+/* Debug and trace records sit on hot paths (one per queued entry): off, they cost an
+ * inline level check, not a call, nor a variadic call that formats nothing. */
 #define CORE_LOG_QUIET(level, format, ...)                                                  \
-	(core_log_sdk_enabled(level) ? CORE_LOG(level, format, ##__VA_ARGS__) : DOCA_SUCCESS)
+	((level) <= atomic_load_explicit(&core_log_sdk_max, memory_order_relaxed) && core_log_sdk_enabled(level) \
+		 ? CORE_LOG(level, format, ##__VA_ARGS__)                                   \
+		 : DOCA_SUCCESS)
 #define CORE_LOG_DBG(format, ...) CORE_LOG_QUIET(DOCA_LOG_LEVEL_DEBUG, format, ##__VA_ARGS__)
 #define CORE_LOG_TRC(format, ...) CORE_LOG_QUIET(DOCA_LOG_LEVEL_TRACE, format, ##__VA_ARGS__)
 
@@ -328,6 +333,26 @@ static inline void core_prefault_at(struct core_prefault *r, size_t offset)
 	if (atomic_load_explicit(&r->registered, memory_order_relaxed) && want < r->size &&
 	    offset + PREFAULT_AHEAD / 2 > want)
 		core_prefault_want(r, offset);
+}
+
+/* ---------------------------------------------------------------- spin locks */
+
+/*
+ * A lock held for a few dozen instructions by threads that rarely meet (a queue's owner
+ * and, now and then, a control thread; two adds on one bucket): one exchange to take,
+ * one store to give back, where a mutex costs two library calls. A taker that finds it
+ * held yields, as the holder may have been preempted.
+ */
+static inline void core_spin_lock(_Atomic uint32_t *l)
+{
+	while (atomic_exchange_explicit(l, 1, memory_order_acquire) != 0)
+		while (atomic_load_explicit(l, memory_order_relaxed) != 0)
+			sched_yield();
+}
+
+static inline void core_spin_unlock(_Atomic uint32_t *l)
+{
+	atomic_store_explicit(l, 0, memory_order_release);
 }
 
 /* ---------------------------------------------------------------- exit report */

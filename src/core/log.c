@@ -84,6 +84,8 @@ static uint32_t sdk_env_floor;
 /* Most verbose level any backend of each stream would print: the lock-free pre-filter. */
 static _Atomic uint32_t app_verbosity;
 static _Atomic uint32_t sdk_verbosity = DOCA_LOG_LEVEL_INFO;
+/* sdk_verbosity for CORE_LOG_QUIET's inline check; the most until the environment is read. */
+_Atomic uint32_t core_log_sdk_max = UINT32_MAX;
 
 static pthread_once_t log_env_once = PTHREAD_ONCE_INIT;
 
@@ -135,6 +137,7 @@ static void log_recompute_verbosity(void)
 		sdk = global_sdk;
 	atomic_store_explicit(&app_verbosity, app, memory_order_relaxed);
 	atomic_store_explicit(&sdk_verbosity, sdk, memory_order_relaxed);
+	atomic_store_explicit(&core_log_sdk_max, sdk, memory_order_relaxed);
 }
 
 doca_error_t core_log_level_parse(const char *text, uint32_t *level)
@@ -237,9 +240,16 @@ void core_log_env_reset(void)
 	log_apply_env();
 }
 
+static void log_init_env(void)
+{
+	log_apply_env();
+	atomic_store_explicit(&core_log_sdk_max, atomic_load_explicit(&sdk_verbosity, memory_order_relaxed),
+			      memory_order_relaxed);
+}
+
 static void log_init_once(void)
 {
-	pthread_once(&log_env_once, log_apply_env);
+	pthread_once(&log_env_once, log_init_env);
 }
 
 /* One line naming the call and the rule its arguments broke. */

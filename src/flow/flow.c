@@ -555,10 +555,8 @@ static void port_report(struct core_json *j, void *arg)
 static void port_release(struct doca_flow_port *p)
 {
 	flow_aging_port_free(p);
-	for (uint16_t q = 0; q < p->nr_queues; q++) {
-		pthread_mutex_destroy(&p->queues[q].lock);
+	for (uint16_t q = 0; q < p->nr_queues; q++)
 		free(p->queues[q].ring);
-	}
 	free(p->queues);
 	p->queues = NULL;
 	p->nr_queues = 0;
@@ -627,10 +625,7 @@ doca_error_t doca_flow_port_start(const struct doca_flow_port_cfg *cfg, struct d
 		(void)CORE_LOG_NOMEM(__func__, "the entry queues");
 		goto fail;
 	}
-	/* From here port_free undoes what is set: it destroys nr_queues queue locks. */
-	p->nr_queues = flow_g.cfg.pipe_queues;
-	for (uint16_t q = 0; q < p->nr_queues; q++)
-		pthread_mutex_init(&p->queues[q].lock, NULL);
+	p->nr_queues = flow_g.cfg.pipe_queues; /* zeroed: unlocked and empty */
 	uint32_t nsc = flow_g.cfg.resource_mode == DOCA_FLOW_RESOURCE_MODE_PORT
 			       ? cfg->nr_resources[DOCA_FLOW_RESOURCE_COUNTER]
 			       : flow_g.cfg.nr_shared[DOCA_FLOW_SHARED_RESOURCE_COUNTER];

@@ -166,9 +166,9 @@ static bool queue_grow(struct flow_queue *fq)
 static bool queue_push(struct doca_flow_port *port, uint16_t q, uintptr_t item, struct doca_flow_pipe_entry *e)
 {
 	struct flow_queue *fq = &port->queues[q];
-	pthread_mutex_lock(&fq->lock);
+	core_spin_lock(&fq->lock);
 	if (fq->pending == fq->cap && !queue_grow(fq)) {
-		pthread_mutex_unlock(&fq->lock);
+		core_spin_unlock(&fq->lock);
 		return false;
 	}
 	/* Counted before the processing thread can see the operation. */
@@ -176,7 +176,7 @@ static bool queue_push(struct doca_flow_port *port, uint16_t q, uintptr_t item, 
 	atomic_store_explicit(&e->ops_queued, (uint8_t)(queued + 1), memory_order_relaxed);
 	*queue_slot(fq, fq->pending) = item;
 	fq->pending++;
-	pthread_mutex_unlock(&fq->lock);
+	core_spin_unlock(&fq->lock);
 	return true;
 }
 
@@ -184,7 +184,7 @@ static bool queue_push(struct doca_flow_port *port, uint16_t q, uintptr_t item, 
  * queue's list of batches until queue_batch_done; returns how many. */
 static uint32_t queue_pop_batch(struct flow_queue *fq, struct flow_batch *b, uint32_t max)
 {
-	pthread_mutex_lock(&fq->lock);
+	core_spin_lock(&fq->lock);
 	uint32_t n = fq->pending < max ? fq->pending : max;
 	if (n > FLOW_PROC_BATCH)
 		n = FLOW_PROC_BATCH;
@@ -197,18 +197,18 @@ static uint32_t queue_pop_batch(struct flow_queue *fq, struct flow_batch *b, uin
 		b->up = fq->batches;
 		fq->batches = b;
 	}
-	pthread_mutex_unlock(&fq->lock);
+	core_spin_unlock(&fq->lock);
 	return n;
 }
 
 static void queue_batch_done(struct flow_queue *fq, struct flow_batch *b)
 {
-	pthread_mutex_lock(&fq->lock);
+	core_spin_lock(&fq->lock);
 	struct flow_batch **link = &fq->batches;
 	while (*link != b) /* a callback's own entries_process pushed and popped its batches */
 		link = &(*link)->up;
 	*link = b->up;
-	pthread_mutex_unlock(&fq->lock);
+	core_spin_unlock(&fq->lock);
 }
 
 /*
@@ -251,7 +251,7 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 {
 	for (uint16_t q = 0; q < port->nr_queues; q++) {
 		struct flow_queue *fq = &port->queues[q];
-		pthread_mutex_lock(&fq->lock);
+		core_spin_lock(&fq->lock);
 		uint32_t kept = 0;
 		for (uint32_t i = 0; i < fq->pending; i++) {
 			uintptr_t it = *queue_slot(fq, i);
@@ -270,7 +270,7 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 									    memory_order_acquire))
 					drop_item(port, pipe, it);
 			}
-		pthread_mutex_unlock(&fq->lock);
+		core_spin_unlock(&fq->lock);
 	}
 }
 
@@ -287,7 +287,7 @@ void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id)
 	uint32_t n = 0, elsewhere = 0;
 	for (uint16_t q = 0; q < owner->nr_queues; q++) {
 		struct flow_queue *fq = &owner->queues[q];
-		pthread_mutex_lock(&fq->lock);
+		core_spin_lock(&fq->lock);
 		for (uint32_t i = 0; i < fq->pending; i++) {
 			const struct doca_flow_pipe *pipe = flow_entry_pipe(qitem_entry(*queue_slot(fq, i)));
 			if (first == NULL)
@@ -295,7 +295,7 @@ void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id)
 			elsewhere += pipe != first;
 			n++;
 		}
-		pthread_mutex_unlock(&fq->lock);
+		core_spin_unlock(&fq->lock);
 	}
 	if (n == 0)
 		return;
@@ -1193,9 +1193,9 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 		flow_resize_progress(port, pipe_queue);
 	bool idle = true;
 	for (uint16_t q = 0; q < port->nr_queues; q++) {
-		pthread_mutex_lock(&port->queues[q].lock);
+		core_spin_lock(&port->queues[q].lock);
 		idle &= port->queues[q].pending == 0;
-		pthread_mutex_unlock(&port->queues[q].lock);
+		core_spin_unlock(&port->queues[q].lock);
 	}
 	processing = frame.up;
 	if (idle)

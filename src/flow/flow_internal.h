@@ -109,7 +109,7 @@ struct flow_live_shard {
  * each queue is usually driven by a thread of its own, whose lock and ring words must
  * not bounce with its neighbour's on every push. */
 struct flow_queue {
-	_Alignas(64) pthread_mutex_t lock;
+	_Alignas(64) _Atomic uint32_t lock; /* core_spin_lock */
 	uintptr_t *ring;
 	uint32_t head, cap; /* cap: a power of two, or 0 before the first push */
 	struct flow_batch *batches; /* being executed, innermost first */
@@ -457,6 +457,12 @@ void flow_match_compile(const struct nic_key *entry_mask, struct flow_match_prog
  * the same NOT_SUPPORTED refusal of a byte no field carries. */
 FLOWDPA_MUST_CHECK doca_error_t flow_match_entry(const struct flow_match_prog *prog, const struct doca_flow_match *match,
 			      struct nic_key *key, const char *who);
+/* The widest vectors of the add's coverage scan on this CPU: 256 (AVX2) or 128 bits. */
+unsigned flow_match_simd_bits(void);
+/* The coverage scan with vectors of bits (128, or 256 where flow_match_simd_bits says
+ * so): whether match (a struct doca_flow_match) has a byte set where mask, of its size
+ * rounded up to 32 bytes, has one. */
+bool flow_match_uncovered_any(const void *match, const void *mask, unsigned bits);
 FLOWDPA_MUST_CHECK doca_error_t flow_match_control(const struct doca_flow_match *match, const struct doca_flow_match *mask,
 				struct nic_key *val, struct nic_key *msk, const char *who);
 FLOWDPA_MUST_CHECK doca_error_t flow_actions_template(const struct doca_flow_actions *a, const struct doca_flow_actions *mask,

@@ -155,9 +155,97 @@ static uint32_t field_groups(const struct doca_flow_match *sel, struct ftable g[
  * Bytes of struct doca_flow_match that a field group set (and the selectors) covers,
  * computed once per group set: every add_entry checks its match against one of them.
  */
-#define MATCH_WORDS ((sizeof(struct doca_flow_match) + 15) / 16 * 2) /* whole 16-byte vectors */
+#define MATCH_WORDS ((sizeof(struct doca_flow_match) + 31) / 32 * 4) /* whole 32-byte vectors */
 static uint64_t uncovered[2][4][MATCH_WORDS];
 static pthread_once_t uncovered_once = PTHREAD_ONCE_INIT;
+static bool (*uncovered_any)(const uint8_t *raw, const uint8_t *mask); /* set with uncovered */
+
+/*
+ * The coverage scan of every add: whether a byte of the match is set where mask (the
+ * uncovered bytes, MATCH_WORDS words) is. Vector extensions, as gcc -O2 leaves a loop
+ * of words scalar (that was two thirds of an add's match translation): 16-byte vectors
+ * (SSE2 on x86-64, NEON on arm64) in four lanes, or where the CPU has AVX2, 32-byte
+ * ones in two, which halves the instructions; uncovered_init picks one.
+ */
+typedef uint64_t vec2 __attribute__((vector_size(16)));
+static inline vec2 masked16(const uint8_t *a, const uint8_t *mask)
+{
+	vec2 x, m;
+	memcpy(&x, a, 16);
+	memcpy(&m, mask, 16);
+	return x & m;
+}
+
+static bool uncovered_any_v128(const uint8_t *raw, const uint8_t *mask)
+{
+	vec2 b0 = {0, 0}, b1 = b0, b2 = b0, b3 = b0;
+	size_t off = 0;
+	for (; off + 64 <= sizeof(struct doca_flow_match); off += 64) {
+		b0 |= masked16(raw + off, mask + off);
+		b1 |= masked16(raw + off + 16, mask + off + 16);
+		b2 |= masked16(raw + off + 32, mask + off + 32);
+		b3 |= masked16(raw + off + 48, mask + off + 48);
+	}
+	for (; off + 16 <= sizeof(struct doca_flow_match); off += 16)
+		b0 |= masked16(raw + off, mask + off);
+	if (off < sizeof(struct doca_flow_match)) {
+		uint8_t tail[16] = {0};
+		memcpy(tail, raw + off, sizeof(struct doca_flow_match) - off);
+		b0 |= masked16(tail, mask + off); /* MATCH_WORDS covers mask's 16 bytes */
+	}
+	vec2 any = b0 | b1 | b2 | b3;
+	return (any[0] | any[1]) != 0;
+}
+
+#if defined(__x86_64__)
+#define TARGET_AVX2 __attribute__((target("avx2")))
+typedef uint64_t vec4 __attribute__((vector_size(32)));
+TARGET_AVX2 static inline vec4 masked32(const uint8_t *a, const uint8_t *mask)
+{
+	vec4 x, m;
+	memcpy(&x, a, 32);
+	memcpy(&m, mask, 32);
+	return x & m;
+}
+
+TARGET_AVX2 static bool uncovered_any_v256(const uint8_t *raw, const uint8_t *mask)
+{
+	vec4 b0 = {0, 0, 0, 0}, b1 = b0;
+	size_t off = 0;
+	for (; off + 64 <= sizeof(struct doca_flow_match); off += 64) {
+		b0 |= masked32(raw + off, mask + off);
+		b1 |= masked32(raw + off + 32, mask + off + 32);
+	}
+	for (; off + 32 <= sizeof(struct doca_flow_match); off += 32)
+		b0 |= masked32(raw + off, mask + off);
+	if (off < sizeof(struct doca_flow_match)) {
+		uint8_t tail[32] = {0};
+		memcpy(tail, raw + off, sizeof(struct doca_flow_match) - off);
+		b0 |= masked32(tail, mask + off); /* MATCH_WORDS covers mask's 32 bytes */
+	}
+	vec4 any = b0 | b1;
+	return (any[0] | any[1] | any[2] | any[3]) != 0;
+}
+#endif
+
+unsigned flow_match_simd_bits(void)
+{
+#if defined(__x86_64__)
+	if (__builtin_cpu_supports("avx2"))
+		return 256;
+#endif
+	return 128;
+}
+
+bool flow_match_uncovered_any(const void *match, const void *mask, unsigned bits)
+{
+#if defined(__x86_64__)
+	if (bits == 256)
+		return uncovered_any_v256(match, mask);
+#endif
+	(void)bits;
+	return uncovered_any_v128(match, mask);
+}
 
 /* g: the three groups field_groups set (common, L3, L4). */
 static uint32_t group_key(const struct ftable *g, uint32_t *v6)
@@ -168,6 +256,11 @@ static uint32_t group_key(const struct ftable *g, uint32_t *v6)
 
 static void uncovered_init(void)
 {
+#if defined(__x86_64__)
+	uncovered_any = flow_match_simd_bits() == 256 ? uncovered_any_v256 : uncovered_any_v128;
+#else
+	uncovered_any = uncovered_any_v128;
+#endif
 	static const struct ftable l3s[2] = {{f_ip4, sizeof(f_ip4) / sizeof(f_ip4[0])},
 					     {f_ip6, sizeof(f_ip6) / sizeof(f_ip6[0])}};
 	static const struct ftable l4s[4] = {{f_transport, sizeof(f_transport) / sizeof(f_transport[0])},
@@ -657,17 +750,6 @@ void flow_match_compile(const struct nic_key *entry_mask, struct flow_match_prog
 	prog->l3_sel = key_meets(entry_mask, NIC_K_L3_META, 1);
 }
 
-/* 16 bytes of a and of mask, anded, as one SSE2 vector: gcc -O2 leaves a plain loop of
- * words scalar, which was two thirds of an add's match translation. */
-typedef uint64_t vec2 __attribute__((vector_size(16)));
-static inline vec2 masked16(const uint8_t *a, const uint8_t *mask)
-{
-	vec2 x, m;
-	memcpy(&x, a, 16);
-	memcpy(&m, mask, 16);
-	return x & m;
-}
-
 doca_error_t flow_match_entry(const struct flow_match_prog *prog, const struct doca_flow_match *match,
 			      struct nic_key *key, const char *who)
 {
@@ -693,25 +775,8 @@ doca_error_t flow_match_entry(const struct flow_match_prog *prog, const struct d
 	}
 	const uint64_t *unc = uncovered[v6][l4];
 	const uint8_t *raw = (const uint8_t *)match;
-	/* Every byte the pipe's fields do not cover must be zero: four vector lanes. */
-	const uint8_t *ub = (const uint8_t *)unc;
-	vec2 b0 = {0, 0}, b1 = b0, b2 = b0, b3 = b0;
-	size_t off = 0;
-	for (; off + 64 <= sizeof(*match); off += 64) {
-		b0 |= masked16(raw + off, ub + off);
-		b1 |= masked16(raw + off + 16, ub + off + 16);
-		b2 |= masked16(raw + off + 32, ub + off + 32);
-		b3 |= masked16(raw + off + 48, ub + off + 48);
-	}
-	for (; off + 16 <= sizeof(*match); off += 16)
-		b0 |= masked16(raw + off, ub + off);
-	if (off < sizeof(*match)) {
-		uint8_t tail[16] = {0};
-		memcpy(tail, raw + off, sizeof(*match) - off);
-		b0 |= masked16(tail, ub + off); /* MATCH_WORDS covers ub's 16 bytes */
-	}
-	vec2 any = b0 | b1 | b2 | b3;
-	if (__builtin_expect((any[0] | any[1]) != 0, 0)) {
+	/* Every byte the pipe's fields do not cover must be zero. */
+	if (__builtin_expect(uncovered_any(raw, (const uint8_t *)unc), 0)) {
 		struct ftable g[4];
 		field_groups(match, g);
 		return check_covered(match, g, who); /* names the byte */

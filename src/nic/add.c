@@ -11,7 +11,6 @@
  * these; what it reads is published as pipe.c says.
  */
 #include <assert.h>
-#include <sched.h>
 #include <string.h>
 
 #include <core/core.h>
@@ -45,20 +44,6 @@ static struct nic_bentry *basic_find(struct nic_pipe *p, const struct nic_bucket
 		if (basic_entry_eq(p, &b->e, k))
 			return b;
 	return NULL;
-}
-
-/* Two adds meet on a bucket rarely and hold it for a lookup and a link: a yield (the
- * holder may have been preempted) rather than a sleeping lock. */
-static void bucket_wlock(struct nic_bucket *bk)
-{
-	while (atomic_exchange_explicit(&bk->wlock, 1, memory_order_acquire) != 0)
-		while (atomic_load_explicit(&bk->wlock, memory_order_relaxed) != 0)
-			sched_yield();
-}
-
-static void bucket_wunlock(struct nic_bucket *bk)
-{
-	atomic_store_explicit(&bk->wlock, 0, memory_order_release);
 }
 
 /* Link BASIC entry b of hash h into its bucket bk, whose table chains on link (bucket
@@ -178,7 +163,7 @@ static doca_error_t basic_add_one(struct nic_pipe *p, const struct add_chunk *c,
 {
 	const struct nic_key *k = &c->k[i];
 	struct nic_bucket *bk = c->bk[i];
-	bucket_wlock(bk);
+	core_spin_lock(&bk->wlock);
 	bool dup = basic_find(p, bk, c->link, k, c->h[i]) != NULL;
 	if (!dup) {
 		b->match0 = p->nr_entry_words ? k->w[p->entry_words[0]] : 0;
@@ -190,7 +175,7 @@ static doca_error_t basic_add_one(struct nic_pipe *p, const struct add_chunk *c,
 		nic_entry_set(&b->e, c->attrs[i], c->st[i], c->val[i]);
 		bucket_link(p, bk, c->link, b, c->h[i]);
 	}
-	bucket_wunlock(bk);
+	core_spin_unlock(&bk->wlock);
 	if (dup) {
 		CORE_LOG_ERR("pipe '%s': an entry with the same match exists", p->name);
 		return DOCA_ERROR_ALREADY_EXIST;
