@@ -338,10 +338,11 @@ static inline void core_prefault_at(struct core_prefault *r, size_t offset)
 /* ---------------------------------------------------------------- spin locks */
 
 /*
- * A lock held for a few dozen instructions by threads that rarely meet (a queue's owner
- * and, now and then, a control thread; two adds on one bucket): one exchange to take,
- * one store to give back, where a mutex costs two library calls. A taker that finds it
- * held yields, as the holder may have been preempted.
+ * A lock mostly held for a few dozen instructions by threads that rarely meet (a
+ * queue's owner and, now and then, a control thread; two adds on one bucket): one
+ * exchange to take, one store to give back, where a mutex costs two library calls. A
+ * taker that finds it held yields, as the holder may have been preempted or be on a
+ * longer walk (a pipe's destruction scanning the queues).
  */
 static inline void core_spin_lock(_Atomic uint32_t *l)
 {
