@@ -85,7 +85,8 @@ def src_definitions():
                         j += 1
                         head.append("{")
                     if head[-1].rstrip().endswith("{"):
-                        names = [x for x in re.findall(r"\b(\w+)\s*\)?\s*\(", " ".join(head))
+                        sig = re.sub(r"__attribute__\s*\(\(.*?\)\)", "", " ".join(head))
+                        names = [x for x in re.findall(r"\b(\w+)\s*\)?\s*\(", sig)
                                  if not x.endswith("_t") and x not in ("static", "inline")]
                         k = j + 1
                         while k < len(lines) and lines[k] != "}":
