@@ -37,7 +37,12 @@ else
 	if [ "$(id -u)" != 0 ]; then
 		notes+=("XDP/BPF peer: skipped, needs root")
 	elif make -C "$peers" O="$peer_build" all > "$out/xdp-build.txt" 2>&1; then
-		xdp=1
+		# Built is not runnable: a kernel may refuse BPF_PROG_TEST_RUN even to root.
+		if "$peer_build/xdp_bench" -q -n 1024 -R 1000 > "$out/xdp-probe.txt" 2>&1; then
+			xdp=1
+		else
+			notes+=("XDP/BPF peer: cannot run here: $(tail -1 "$out/xdp-probe.txt")")
+		fi
 	else
 		notes+=("XDP/BPF peer: build failed, see $out/xdp-build.txt (make -C $peers deps)")
 	fi

@@ -162,9 +162,11 @@ static bool queue_grow(struct flow_queue *fq)
 	return true;
 }
 
-/* Append item for entry e; false (nothing queued) when the ring could not grow. */
+/* Append item for entry e, and count an add in live (NULL: not an add); false
+ * (nothing queued, nothing counted) when the ring could not grow. */
 static inline __attribute__((always_inline)) bool queue_push(
-	struct doca_flow_port *port, uint16_t q, uintptr_t item, struct doca_flow_pipe_entry *e)
+	struct doca_flow_port *port, uint16_t q, uintptr_t item, struct doca_flow_pipe_entry *e,
+	struct flow_live_shard *live)
 {
 	struct flow_queue *fq = &port->queues[q];
 	core_spin_lock(&fq->lock);
@@ -175,6 +177,9 @@ static inline __attribute__((always_inline)) bool queue_push(
 	/* Counted before the processing thread can see the operation. */
 	uint8_t queued = atomic_load_explicit(&e->ops_queued, memory_order_relaxed);
 	atomic_store_explicit(&e->ops_queued, (uint8_t)(queued + 1), memory_order_relaxed);
+	if (live)
+		atomic_store_explicit(&live->added, atomic_load_explicit(&live->added, memory_order_relaxed) + 1,
+				      memory_order_relaxed);
 	*queue_slot(fq, fq->pending) = item;
 	fq->pending++;
 	core_spin_unlock(&fq->lock);
@@ -228,7 +233,7 @@ static doca_error_t entry_queue_op(struct doca_flow_pipe_entry *e, uint16_t q, u
 	      pending);
 	if (pending == 0)
 		e->ops_queue = (uint8_t)q;
-	if (!queue_push(flow_entry_pipe(e)->port, q, item, e))
+	if (!queue_push(flow_entry_pipe(e)->port, q, item, e, NULL))
 		return CORE_LOG_NOMEM(who, "the queue");
 	return DOCA_SUCCESS;
 }
@@ -612,18 +617,14 @@ doca_error_t flow_pipe_live_create(struct doca_flow_pipe *pipe)
 
 uint32_t flow_pipe_live(const struct doca_flow_pipe *pipe)
 {
-	/* A shard goes below zero when another queue removes its adds; the shards are read
-	 * one after the other, so an add and its removal on another queue meanwhile can
-	 * make the sum negative for a moment: none then. */
+	/* A queue removes another's adds, and the counts are read one after the other, so
+	 * an add and its removal meanwhile can make the sum negative for a moment: none
+	 * then. */
 	uint32_t sum = 0;
 	for (uint32_t q = 0; q < pipe->nr_live_shards; q++)
-		sum += atomic_load_explicit(&pipe->live[q].n, memory_order_relaxed);
+		sum += atomic_load_explicit(&pipe->live[q].added, memory_order_relaxed) -
+		       atomic_load_explicit(&pipe->live[q].removed, memory_order_relaxed);
 	return (int32_t)sum < 0 ? 0 : sum;
-}
-
-static void live_add(struct doca_flow_pipe *pipe, uint16_t q, uint32_t delta)
-{
-	atomic_fetch_add_explicit(&pipe->live[q].n, delta, memory_order_relaxed);
 }
 
 /* Under flow_g.lock, after flow_queue_drop_pipe freed the operations still queued. */
@@ -638,8 +639,10 @@ void flow_entry_destroy_all(struct doca_flow_pipe *pipe)
 		h = next;
 	}
 	flow_entry_pool_free(pipe);
-	for (uint32_t q = 0; q < pipe->nr_live_shards; q++)
-		atomic_store_explicit(&pipe->live[q].n, 0, memory_order_relaxed);
+	for (uint32_t q = 0; q < pipe->nr_live_shards; q++) {
+		atomic_store_explicit(&pipe->live[q].added, 0, memory_order_relaxed);
+		atomic_store_explicit(&pipe->live[q].removed, 0, memory_order_relaxed);
+	}
 }
 
 /* ------------------------------------------------------------------ add */
@@ -803,10 +806,8 @@ entry_queue_add(uint16_t q, struct flow_add_op *a, struct doca_flow_pipe_entry *
 		heap_link(e);
 		pthread_mutex_unlock(&flow_g.lock);
 	}
-	live_add(p, q, 1);
 	e->ops_queue = (uint8_t)q;
-	if (!queue_push(p->port, q, (uintptr_t)&a->op, e)) {
-		live_add(p, q, (uint32_t)-1);
+	if (!queue_push(p->port, q, (uintptr_t)&a->op, e, &p->live[q])) {
 		if (heap) {
 			pthread_mutex_lock(&flow_g.lock);
 			heap_unlink(e);
@@ -1021,7 +1022,7 @@ static void entry_forget(struct doca_flow_pipe_entry *e, uint16_t q)
 {
 	bool pooled = in_pool(e);
 	struct doca_flow_pipe *pipe = flow_entry_pipe(e);
-	live_add(pipe, q, (uint32_t)-1);
+	atomic_fetch_add_explicit(&pipe->live[q].removed, 1, memory_order_relaxed);
 	int32_t id = entry_shared_id(e);
 	if (pooled && id < 0)
 		return;

@@ -99,9 +99,13 @@ struct flow_batch {
 	struct flow_batch *up;
 };
 
-/* One queue's share of a pipe's entry count (struct doca_flow_pipe, live). */
+/* One queue's share of a pipe's entry count (struct doca_flow_pipe, live): its adds,
+ * counted by the push under the queue's lock (a plain store, where an atomic add on
+ * every add drained the store buffer), and its removals, processed by whichever thread
+ * processes the queue (an atomic add). */
 struct flow_live_shard {
-	_Alignas(64) _Atomic uint32_t n;
+	_Alignas(64) _Atomic uint32_t added;
+	_Atomic uint32_t removed;
 };
 
 /* A FIFO of operations: a ring of words, an ADD/UPD record's address or, low bit set,

@@ -7,10 +7,14 @@
  * adds only where they share something: once per burst on the interned states
  * (intern_lock), the BASIC slots (slot_lock), the entry count (nr_live, atomic) and
  * the words of the BASIC used bitmap, and once per add on its bucket's wlock (BASIC)
- * or its slot's flags word (HASH, a compare-and-swap). The datapath takes none of
- * these; what it reads is published as pipe.c says.
+ * or its slot's flags word (HASH, a compare-and-swap). A BASIC burst that finds no
+ * other adder runs solo and takes no bucket lock (each is a locked instruction, which
+ * drains the store buffer: a tenth of a lone queue's insertion time); one that arrives
+ * meanwhile waits for the solo burst to end. The datapath takes none of these; what it
+ * reads is published as pipe.c says.
  */
 #include <assert.h>
+#include <sched.h>
 #include <string.h>
 
 #include <core/core.h>
@@ -155,7 +159,32 @@ struct add_chunk {
 	 * used yet; given back when the burst ends. */
 	struct nic_bentry *spare[ADD_CHUNK];
 	uint32_t spare_next, nr_spare;
+	bool solo; /* no other add burst runs: no bucket locks */
 };
+
+#define NIC_ADDERS_SOLO 1u
+
+/* Enter an add burst, the pipe lock held for reading: true (solo) when no other is in
+ * one. Otherwise the caller takes bucket locks, once a solo burst in progress ended
+ * (its release publishes what it linked). */
+static bool adders_enter(struct nic_pipe *p)
+{
+	uint32_t w = 0;
+	if (atomic_compare_exchange_strong_explicit(&p->adders, &w, 2 | NIC_ADDERS_SOLO, memory_order_acquire,
+						    memory_order_relaxed))
+		return true;
+	w = atomic_fetch_add_explicit(&p->adders, 2, memory_order_acquire) + 2;
+	while (w & NIC_ADDERS_SOLO) {
+		sched_yield(); /* at most one burst of ADD_CHUNK adds */
+		w = atomic_load_explicit(&p->adders, memory_order_acquire);
+	}
+	return false;
+}
+
+static void adders_exit(struct nic_pipe *p, bool solo)
+{
+	atomic_fetch_sub_explicit(&p->adders, solo ? 2 | NIC_ADDERS_SOLO : 2, memory_order_release);
+}
 
 /* The i-th add of burst c, BASIC, into slot b; ALREADY_EXIST (b untouched) when an
  * entry of the same match is linked. */
@@ -163,7 +192,8 @@ static doca_error_t basic_add_one(struct nic_pipe *p, const struct add_chunk *c,
 {
 	const struct nic_key *k = &c->k[i];
 	struct nic_bucket *bk = c->bk[i];
-	core_spin_lock(&bk->wlock);
+	if (!c->solo)
+		core_spin_lock(&bk->wlock);
 	bool dup = basic_find(p, bk, c->link, k, c->h[i]) != NULL;
 	if (!dup) {
 		b->match0 = p->nr_entry_words ? k->w[p->entry_words[0]] : 0;
@@ -175,7 +205,8 @@ static doca_error_t basic_add_one(struct nic_pipe *p, const struct add_chunk *c,
 		nic_entry_set(&b->e, c->attrs[i], c->st[i], c->val[i]);
 		bucket_link(p, bk, c->link, b, c->h[i]);
 	}
-	core_spin_unlock(&bk->wlock);
+	if (!c->solo)
+		core_spin_unlock(&bk->wlock);
 	if (dup) {
 		CORE_LOG_ERR("pipe '%s': an entry with the same match exists", p->name);
 		return DOCA_ERROR_ALREADY_EXIST;
@@ -397,6 +428,7 @@ static void add_chunk(struct nic_pipe *p, struct add_chunk *c)
 			c->errs[i] = DOCA_ERROR_INVALID_VALUE;
 		return;
 	}
+	c->solo = adders_enter(p);
 	if (p->type == NIC_PIPE_BASIC)
 		chunk_buckets(p, c);
 	chunk_states(p, c);
@@ -405,6 +437,7 @@ static void add_chunk(struct nic_pipe *p, struct add_chunk *c)
 		if (c->errs[i] == DOCA_SUCCESS)
 			c->errs[i] = chunk_add_one(p, c, i);
 	chunk_finish(p, c);
+	adders_exit(p, c->solo);
 	pthread_rwlock_unlock(&p->lock);
 }
 

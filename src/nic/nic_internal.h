@@ -305,10 +305,12 @@ struct nic_pipe {
 	 * ---- control side. Every control call holds the lock for writing, but adds: those
 	 * hold it for reading, so that queues filling one pipe from several threads add in
 	 * parallel, and serialise among themselves only where they meet: on a bucket (its
-	 * wlock), on the BASIC free list and cursor (slot_lock), on the interned states
-	 * (intern_lock), and on nr_live (atomic).
+	 * wlock, unless the burst is the only one: adders), on the BASIC free list and
+	 * cursor (slot_lock), on the interned states (intern_lock), and on nr_live (atomic).
 	 */
 	_Alignas(64) pthread_rwlock_t lock;
+	/* Add bursts in progress, 2 each, | NIC_ADDERS_SOLO while one runs alone (add.c). */
+	_Atomic uint32_t adders;
 	uint64_t next_seq;
 	struct nic_ctrl_entry *entries; /* CONTROL: list of live entries */
 	/* BASIC: the slots, under slot_lock (adds) or the lock held for writing. */
