@@ -162,23 +162,25 @@ struct add_chunk {
 	bool solo; /* no other add burst runs: no bucket locks */
 };
 
-#define NIC_ADDERS_SOLO 1u
-
 /* Enter an add burst, the pipe lock held for reading: true (solo) when no other is in
- * one. Otherwise the caller takes bucket locks, once a solo burst in progress ended
- * (its release publishes what it linked). */
+ * one; otherwise the caller locks buckets, once adders_wait found no solo burst left. */
 static bool adders_enter(struct nic_pipe *p)
 {
 	uint32_t w = 0;
 	if (atomic_compare_exchange_strong_explicit(&p->adders, &w, 2 | NIC_ADDERS_SOLO, memory_order_acquire,
 						    memory_order_relaxed))
 		return true;
-	w = atomic_fetch_add_explicit(&p->adders, 2, memory_order_acquire) + 2;
-	while (w & NIC_ADDERS_SOLO) {
-		sched_yield(); /* at most one burst of ADD_CHUNK adds */
-		w = atomic_load_explicit(&p->adders, memory_order_acquire);
-	}
+	atomic_fetch_add_explicit(&p->adders, 2, memory_order_relaxed);
 	return false;
+}
+
+/* Before a non-solo burst touches a bucket: a solo one in progress ends (at most
+ * ADD_CHUNK adds; the caller did its other work meanwhile), and its release publishes
+ * what it linked. */
+static void adders_wait(struct nic_pipe *p)
+{
+	while (atomic_load_explicit(&p->adders, memory_order_acquire) & NIC_ADDERS_SOLO)
+		sched_yield();
 }
 
 static void adders_exit(struct nic_pipe *p, bool solo)
@@ -432,6 +434,8 @@ static void add_chunk(struct nic_pipe *p, struct add_chunk *c)
 	if (p->type == NIC_PIPE_BASIC)
 		chunk_buckets(p, c);
 	chunk_states(p, c);
+	if (!c->solo)
+		adders_wait(p);
 	c->spare_next = c->nr_spare = 0;
 	for (uint32_t i = 0; i < c->n; i++)
 		if (c->errs[i] == DOCA_SUCCESS)

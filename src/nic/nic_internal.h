@@ -311,6 +311,7 @@ struct nic_pipe {
 	_Alignas(64) pthread_rwlock_t lock;
 	/* Add bursts in progress, 2 each, | NIC_ADDERS_SOLO while one runs alone (add.c). */
 	_Atomic uint32_t adders;
+#define NIC_ADDERS_SOLO 1u
 	uint64_t next_seq;
 	struct nic_ctrl_entry *entries; /* CONTROL: list of live entries */
 	/* BASIC: the slots, under slot_lock (adds) or the lock held for writing. */
