@@ -738,9 +738,9 @@ static doca_error_t check_action_idx(const struct doca_flow_pipe *pipe, uint8_t 
 /* index: the HASH index (it picks the pool slot), 0 for other pipes. The ADD record
  * returned names the entry; entry_discard undoes both on a later refusal. */
 static inline __attribute__((always_inline)) doca_error_t
-entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8_t action_idx,
-			      const struct doca_flow_actions *actions, const struct doca_flow_monitor *monitor,
-			      const struct doca_flow_fwd *fwd, void *usr_ctx, struct flow_add_op **out, const char *who)
+entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8_t action_idx, const struct doca_flow_actions *actions,
+	  const struct doca_flow_monitor *monitor, const struct doca_flow_fwd *fwd, void *usr_ctx,
+	  struct flow_add_op **out, const char *who)
 {
 	doca_error_t err = check_action_idx(pipe, action_idx, who);
 	if (err != DOCA_SUCCESS)
@@ -794,8 +794,7 @@ static void entry_discard(struct flow_add_op *a)
 }
 
 static inline __attribute__((always_inline)) doca_error_t
-entry_queue_add(uint16_t q, struct flow_add_op *a, struct doca_flow_pipe_entry **entry,
-				    const char *who)
+entry_queue_add(uint16_t q, struct flow_add_op *a, struct doca_flow_pipe_entry **entry, const char *who)
 {
 	struct doca_flow_pipe_entry *e = a->entry;
 	struct doca_flow_pipe *p = flow_entry_pipe(e);

@@ -9,8 +9,8 @@
  * the words of the BASIC used bitmap, and once per add on its bucket's wlock (BASIC)
  * or its slot's flags word (HASH, a compare-and-swap). A BASIC burst that finds no
  * other adder runs solo and takes no bucket lock (each is a locked instruction, which
- * drains the store buffer: a tenth of a lone queue's insertion time); one that arrives
- * meanwhile waits for the solo burst to end. The datapath takes none of these; what it
+ * drains the store buffer the add just filled); one that arrives meanwhile waits for
+ * the solo burst to end before its first bucket. The datapath takes none of these; what it
  * reads is published as pipe.c says.
  */
 #include <assert.h>
