@@ -430,18 +430,21 @@ static void add_chunk(struct nic_pipe *p, struct add_chunk *c)
 			c->errs[i] = DOCA_ERROR_INVALID_VALUE;
 		return;
 	}
-	c->solo = adders_enter(p);
-	if (p->type == NIC_PIPE_BASIC)
+	/* Only BASIC adds share buckets: HASH ones claim their slot by compare-and-swap. */
+	bool basic = p->type == NIC_PIPE_BASIC;
+	c->solo = basic && adders_enter(p);
+	if (basic)
 		chunk_buckets(p, c);
 	chunk_states(p, c);
-	if (!c->solo)
+	if (basic && !c->solo)
 		adders_wait(p);
 	c->spare_next = c->nr_spare = 0;
 	for (uint32_t i = 0; i < c->n; i++)
 		if (c->errs[i] == DOCA_SUCCESS)
 			c->errs[i] = chunk_add_one(p, c, i);
 	chunk_finish(p, c);
-	adders_exit(p, c->solo);
+	if (basic)
+		adders_exit(p, c->solo);
 	pthread_rwlock_unlock(&p->lock);
 }
 
