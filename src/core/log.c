@@ -83,8 +83,8 @@ static uint32_t sdk_env_floor;
 
 /* Most verbose level any backend of each stream would print: the lock-free pre-filter. */
 static _Atomic uint32_t app_verbosity;
-static _Atomic uint32_t sdk_verbosity = DOCA_LOG_LEVEL_INFO;
-/* sdk_verbosity for CORE_LOG_QUIET's inline check; the most until the environment is read. */
+/* The SDK's, exported for CORE_LOG_QUIET's inline check: the most until log_init_env
+ * set it, so that a record before then asks core_log_sdk_enabled, which sets it. */
 _Atomic uint32_t core_log_sdk_max = UINT32_MAX;
 
 static pthread_once_t log_env_once = PTHREAD_ONCE_INIT;
@@ -136,7 +136,6 @@ static void log_recompute_verbosity(void)
 	if (!has_sdk)
 		sdk = global_sdk;
 	atomic_store_explicit(&app_verbosity, app, memory_order_relaxed);
-	atomic_store_explicit(&sdk_verbosity, sdk, memory_order_relaxed);
 	atomic_store_explicit(&core_log_sdk_max, sdk, memory_order_relaxed);
 }
 
@@ -243,8 +242,9 @@ void core_log_env_reset(void)
 static void log_init_env(void)
 {
 	log_apply_env();
-	atomic_store_explicit(&core_log_sdk_max, atomic_load_explicit(&sdk_verbosity, memory_order_relaxed),
-			      memory_order_relaxed);
+	pthread_mutex_lock(&log_lock);
+	log_recompute_verbosity(); /* the levels as set up, environment or not */
+	pthread_mutex_unlock(&log_lock);
 }
 
 static void log_init_once(void)
@@ -728,7 +728,7 @@ static _Thread_local bool log_in_emit;
 static bool log_would_print(bool sdk, uint32_t level)
 {
 	log_init_once();
-	return level <= atomic_load_explicit(sdk ? &sdk_verbosity : &app_verbosity, memory_order_relaxed);
+	return level <= atomic_load_explicit(sdk ? &core_log_sdk_max : &app_verbosity, memory_order_relaxed);
 }
 
 static doca_error_t log_emit(bool sdk, uint32_t level, int source, const char *fname, int line, const char *func,
