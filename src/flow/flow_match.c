@@ -158,7 +158,8 @@ static uint32_t field_groups(const struct doca_flow_match *sel, struct ftable g[
 #define MATCH_WORDS ((sizeof(struct doca_flow_match) + 31) / 32 * 4) /* whole 32-byte vectors */
 static uint64_t uncovered[2][4][MATCH_WORDS];
 static pthread_once_t uncovered_once = PTHREAD_ONCE_INIT;
-static bool (*uncovered_any)(const uint8_t *raw, const uint8_t *mask); /* set with uncovered */
+typedef bool uncovered_fn(const uint8_t *raw, const uint8_t *mask);
+static uncovered_fn *uncovered_any; /* set with uncovered */
 
 /*
  * The coverage scan of every add: whether a byte of the match is set where mask (the
@@ -237,14 +238,20 @@ unsigned flow_match_simd_bits(void)
 	return 128;
 }
 
-bool flow_match_uncovered_any(const void *match, const void *mask, unsigned bits)
+/* The scan with vectors of bits (256: only where flow_match_simd_bits says so). */
+static uncovered_fn *uncovered_scan(unsigned bits)
 {
 #if defined(__x86_64__)
 	if (bits == 256)
-		return uncovered_any_v256(match, mask);
+		return uncovered_any_v256;
 #endif
 	(void)bits;
-	return uncovered_any_v128(match, mask);
+	return uncovered_any_v128;
+}
+
+bool flow_match_uncovered_any(const void *match, const void *mask, unsigned bits)
+{
+	return uncovered_scan(bits)(match, mask);
 }
 
 /* g: the three groups field_groups set (common, L3, L4). */
@@ -256,11 +263,7 @@ static uint32_t group_key(const struct ftable *g, uint32_t *v6)
 
 static void uncovered_init(void)
 {
-#if defined(__x86_64__)
-	uncovered_any = flow_match_simd_bits() == 256 ? uncovered_any_v256 : uncovered_any_v128;
-#else
-	uncovered_any = uncovered_any_v128;
-#endif
+	uncovered_any = uncovered_scan(flow_match_simd_bits());
 	static const struct ftable l3s[2] = {{f_ip4, sizeof(f_ip4) / sizeof(f_ip4[0])},
 					     {f_ip6, sizeof(f_ip6) / sizeof(f_ip6[0])}};
 	static const struct ftable l4s[4] = {{f_transport, sizeof(f_transport) / sizeof(f_transport[0])},
