@@ -337,18 +337,45 @@ static inline void core_prefault_at(struct core_prefault *r, size_t offset)
 
 /* ---------------------------------------------------------------- spin locks */
 
+/* One pause of a spin-wait loop: tells the core (and a hypervisor) that it spins. */
+static inline void core_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/*
+ * The wait of a spin loop: spins (core_cpu_relax) for its first CORE_SPIN_TRIES rounds,
+ * then yields the CPU each round. A holder on another core is done within a few
+ * microseconds, and a sched_yield is a system call each round (two adders on two cores
+ * made thousands a second); a holder that was preempted, or is on a longer walk (a
+ * pipe's destruction scanning the queues), needs the CPU the waiter would spin on.
+ * round: how many times the caller waited so far.
+ */
+#define CORE_SPIN_TRIES 256
+static inline void core_spin_wait(uint32_t round)
+{
+	if (round < CORE_SPIN_TRIES)
+		core_cpu_relax();
+	else
+		sched_yield();
+}
+
 /*
  * A lock mostly held for a few dozen instructions by threads that rarely meet (a
- * queue's owner and, now and then, a control thread; two adds on one bucket): one
- * exchange to take, one store to give back, where a mutex costs two library calls. A
- * taker that finds it held yields, as the holder may have been preempted or be on a
- * longer walk (a pipe's destruction scanning the queues).
+ * queue's owner and, now and then, a control thread; adds on one pipe from two
+ * queues): one exchange to take, one store to give back, where a mutex costs two
+ * library calls. A taker that finds it held waits as core_spin_wait does.
  */
 static inline void core_spin_lock(_Atomic uint32_t *l)
 {
+	uint32_t round = 0;
 	while (atomic_exchange_explicit(l, 1, memory_order_acquire) != 0)
 		while (atomic_load_explicit(l, memory_order_relaxed) != 0)
-			sched_yield();
+			core_spin_wait(round++);
 }
 
 static inline void core_spin_unlock(_Atomic uint32_t *l)

@@ -140,6 +140,17 @@ static void ops_one_done(struct doca_flow_pipe_entry *e)
 	atomic_store_explicit(&e->ops_done, (uint8_t)(done + 1), memory_order_release);
 }
 
+/* The items queued: written under the lock, read without it by entries_process's
+ * idle test of the port's other queues (a hint, as any snapshot of several queues). */
+static inline uint32_t queue_pending(const struct flow_queue *fq)
+{
+	return atomic_load_explicit(&fq->pending, memory_order_relaxed);
+}
+static inline void queue_pending_set(struct flow_queue *fq, uint32_t n)
+{
+	atomic_store_explicit(&fq->pending, n, memory_order_relaxed);
+}
+
 /* The ring word of the queue's i-th oldest item (lock held). */
 static uintptr_t *queue_slot(struct flow_queue *fq, uint32_t i)
 {
@@ -153,7 +164,7 @@ static bool queue_grow(struct flow_queue *fq)
 	uintptr_t *ring = core_malloc((size_t)cap * sizeof(*ring));
 	if (ring == NULL)
 		return false;
-	for (uint32_t i = 0; i < fq->pending; i++)
+	for (uint32_t i = 0, n = queue_pending(fq); i < n; i++)
 		ring[i] = *queue_slot(fq, i);
 	free(fq->ring);
 	fq->ring = ring;
@@ -170,7 +181,8 @@ static inline __attribute__((always_inline)) bool queue_push(
 {
 	struct flow_queue *fq = &port->queues[q];
 	core_spin_lock(&fq->lock);
-	if (fq->pending == fq->cap && !queue_grow(fq)) {
+	uint32_t pending = queue_pending(fq);
+	if (pending == fq->cap && !queue_grow(fq)) {
 		core_spin_unlock(&fq->lock);
 		return false;
 	}
@@ -180,8 +192,8 @@ static inline __attribute__((always_inline)) bool queue_push(
 	if (live)
 		atomic_store_explicit(&live->added, atomic_load_explicit(&live->added, memory_order_relaxed) + 1,
 				      memory_order_relaxed);
-	*queue_slot(fq, fq->pending) = item;
-	fq->pending++;
+	*queue_slot(fq, pending) = item;
+	queue_pending_set(fq, pending + 1);
 	core_spin_unlock(&fq->lock);
 	return true;
 }
@@ -191,7 +203,7 @@ static inline __attribute__((always_inline)) bool queue_push(
 static uint32_t queue_pop_batch(struct flow_queue *fq, struct flow_batch *b, uint32_t max)
 {
 	core_spin_lock(&fq->lock);
-	uint32_t n = fq->pending < max ? fq->pending : max;
+	uint32_t pending = queue_pending(fq), n = pending < max ? pending : max;
 	if (n > FLOW_PROC_BATCH)
 		n = FLOW_PROC_BATCH;
 	for (uint32_t i = 0; i < n; i++)
@@ -199,7 +211,7 @@ static uint32_t queue_pop_batch(struct flow_queue *fq, struct flow_batch *b, uin
 	b->n = n;
 	if (n) {
 		fq->head = (fq->head + n) & (fq->cap - 1);
-		fq->pending -= n;
+		queue_pending_set(fq, pending - n);
 		b->up = fq->batches;
 		fq->batches = b;
 	}
@@ -259,7 +271,7 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 		struct flow_queue *fq = &port->queues[q];
 		core_spin_lock(&fq->lock);
 		uint32_t kept = 0;
-		for (uint32_t i = 0; i < fq->pending; i++) {
+		for (uint32_t i = 0, n = queue_pending(fq); i < n; i++) {
 			uintptr_t it = *queue_slot(fq, i);
 			if (qitem_entry(it)->pipe_id != pipe->id) {
 				*queue_slot(fq, kept++) = it;
@@ -267,7 +279,7 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 			}
 			drop_item(port, pipe, it);
 		}
-		fq->pending = kept;
+		queue_pending_set(fq, kept);
 		for (struct flow_batch *b = fq->batches; b; b = b->up)
 			for (uint32_t i = 0; i < b->n; i++) {
 				uintptr_t it = atomic_load_explicit(&b->it[i], memory_order_acquire);
@@ -294,7 +306,7 @@ void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id)
 	for (uint16_t q = 0; q < owner->nr_queues; q++) {
 		struct flow_queue *fq = &owner->queues[q];
 		core_spin_lock(&fq->lock);
-		for (uint32_t i = 0; i < fq->pending; i++) {
+		for (uint32_t i = 0, n_q = queue_pending(fq); i < n_q; i++) {
 			const struct doca_flow_pipe *pipe = flow_entry_pipe(qitem_entry(*queue_slot(fq, i)));
 			if (first == NULL)
 				first = pipe;
@@ -1197,12 +1209,10 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 	/* A resize completes on a queue its pipe does not exclude (flow_resize.c). */
 	if (atomic_load_explicit(&port->resizes_pending, memory_order_acquire))
 		flow_resize_progress(port, pipe_queue);
+	/* Without the queues' locks: taking them stalled the queues' own threads. */
 	bool idle = true;
-	for (uint16_t q = 0; q < port->nr_queues; q++) {
-		core_spin_lock(&port->queues[q].lock);
-		idle &= port->queues[q].pending == 0;
-		core_spin_unlock(&port->queues[q].lock);
-	}
+	for (uint16_t q = 0; q < port->nr_queues; q++)
+		idle &= queue_pending(&port->queues[q]) == 0;
 	processing = frame.up;
 	if (idle)
 		nic_traffic_kick(port->id);

@@ -117,7 +117,7 @@ struct flow_queue {
 	uintptr_t *ring;
 	uint32_t head, cap; /* cap: a power of two, or 0 before the first push */
 	struct flow_batch *batches; /* being executed, innermost first */
-	uint32_t pending;
+	_Atomic uint32_t pending;   /* see queue_pending */
 };
 
 /* Refuse a call: one error line (the caller's log source) and the code. */

@@ -14,7 +14,6 @@
  * reads is published as pipe.c says.
  */
 #include <assert.h>
-#include <sched.h>
 #include <string.h>
 
 #include <core/core.h>
@@ -179,8 +178,8 @@ static bool adders_enter(struct nic_pipe *p)
  * what it linked. */
 static void adders_wait(struct nic_pipe *p)
 {
-	while (atomic_load_explicit(&p->adders, memory_order_acquire) & NIC_ADDERS_SOLO)
-		sched_yield();
+	for (uint32_t round = 0; atomic_load_explicit(&p->adders, memory_order_acquire) & NIC_ADDERS_SOLO; round++)
+		core_spin_wait(round);
 }
 
 static void adders_exit(struct nic_pipe *p, bool solo)
@@ -295,7 +294,7 @@ static void chunk_buckets(struct nic_pipe *p, struct add_chunk *c)
 /* Each add's state: one hold of intern_lock for the burst. */
 static void chunk_states(struct nic_pipe *p, struct add_chunk *c)
 {
-	pthread_mutex_lock(&p->intern_lock);
+	core_spin_lock(&p->intern_lock);
 	for (uint32_t i = 0; i < c->n; i++) {
 		const struct nic_entry_attr *a = c->attrs[i];
 		if (c->errs[i] != DOCA_SUCCESS)
@@ -307,7 +306,7 @@ static void chunk_states(struct nic_pipe *p, struct add_chunk *c)
 			CORE_LOG_ERR("pipe '%s': out of memory (an entry's actions)", p->name);
 		}
 	}
-	pthread_mutex_unlock(&p->intern_lock);
+	core_spin_unlock(&p->intern_lock);
 }
 
 /* Reserve up to want places under nr_entries; returns how many. */
@@ -339,9 +338,9 @@ static void chunk_spare_fill(struct nic_pipe *p, struct add_chunk *c, uint32_t i
 		want += c->errs[j] == DOCA_SUCCESS;
 	uint32_t places = live_reserve(p, want);
 	if (places) {
-		pthread_mutex_lock(&p->slot_lock);
+		core_spin_lock(&p->slot_lock);
 		got = nic_slots_take(p, c->spare, places);
-		pthread_mutex_unlock(&p->slot_lock);
+		core_spin_unlock(&p->slot_lock);
 	}
 	if (got < places)
 		atomic_fetch_sub_explicit(&p->nr_live, places - got, memory_order_relaxed);
@@ -373,18 +372,18 @@ static void chunk_finish(struct nic_pipe *p, struct add_chunk *c)
 		states_back |= c->errs[i] != DOCA_SUCCESS && c->st[i] != NULL;
 	}
 	if (states_back) {
-		pthread_mutex_lock(&p->intern_lock);
+		core_spin_lock(&p->intern_lock);
 		for (uint32_t i = 0; i < c->n; i++)
 			if (c->errs[i] != DOCA_SUCCESS && c->st[i] != NULL)
 				nic_state_put(p, c->st[i]);
-		pthread_mutex_unlock(&p->intern_lock);
+		core_spin_unlock(&p->intern_lock);
 	}
 	uint32_t spare = c->nr_spare - c->spare_next;
 	if (spare) {
-		pthread_mutex_lock(&p->slot_lock);
+		core_spin_lock(&p->slot_lock);
 		for (uint32_t i = c->spare_next; i < c->nr_spare; i++)
 			nic_slot_release(p, &c->spare[i]->e);
-		pthread_mutex_unlock(&p->slot_lock);
+		core_spin_unlock(&p->slot_lock);
 		atomic_fetch_sub_explicit(&p->nr_live, spare, memory_order_relaxed);
 	}
 	if (p->type == NIC_PIPE_HASH && added)

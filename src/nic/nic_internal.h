@@ -315,13 +315,13 @@ struct nic_pipe {
 	uint64_t next_seq;
 	struct nic_ctrl_entry *entries; /* CONTROL: list of live entries */
 	/* BASIC: the slots, under slot_lock (adds) or the lock held for writing. */
-	_Alignas(64) pthread_mutex_t slot_lock;
+	_Alignas(64) _Atomic uint32_t slot_lock; /* core_spin_lock */
 	uint32_t pool_hw;   /* slots ever handed out */
 	uint32_t pool_free; /* the first freed slot + 1 */
 	_Atomic uint32_t nr_live;
 	/* The interned entry states (states.c): under the lock held for writing, or
 	 * intern_lock while adds hold it for reading. */
-	_Alignas(64) pthread_mutex_t intern_lock;
+	_Alignas(64) _Atomic uint32_t intern_lock; /* core_spin_lock: held a burst's states */
 	struct nic_entry_state **intern;
 	struct nic_entry_state *intern_last; /* the last one an add got */
 	uint32_t intern_mask, nr_interned;

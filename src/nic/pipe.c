@@ -81,16 +81,14 @@ static void pipe_locks_init(struct nic_pipe *p)
 	pthread_rwlockattr_setkind_np(&ra, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
 	pthread_rwlock_init(&p->lock, &ra);
 	pthread_rwlockattr_destroy(&ra);
-	pthread_mutex_init(&p->slot_lock, NULL);
-	pthread_mutex_init(&p->intern_lock, NULL);
+	atomic_init(&p->slot_lock, 0);
+	atomic_init(&p->intern_lock, 0);
 	pthread_mutex_init(&p->spill_lock, NULL);
 }
 
 static void pipe_locks_destroy(struct nic_pipe *p)
 {
 	pthread_rwlock_destroy(&p->lock);
-	pthread_mutex_destroy(&p->slot_lock);
-	pthread_mutex_destroy(&p->intern_lock);
 	pthread_mutex_destroy(&p->spill_lock);
 }
 
