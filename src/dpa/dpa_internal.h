@@ -159,15 +159,6 @@ uint64_t dpa_now_ns(void);
 /* Spin while !done(arg), as s's record allows. true: done; false: the caller sleeps. */
 bool dpa_spin(struct dpa_spin *s, bool (*done)(const void *arg), const void *arg);
 
-static inline void dpa_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
 /* The launch dispatchers' word: a launch was queued, a queued launch's wait event or a
  * DPA thread it needs changed, or a stop/destroy changed what may start. */
 extern struct dpa_wake dpa_dispatch_wake;

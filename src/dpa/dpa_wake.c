@@ -85,7 +85,7 @@ bool dpa_spin(struct dpa_spin *s, bool (*done)(const void *arg), const void *arg
 				spin_record(s, probes, debt ? debt - 1 : 0);
 				return true;
 			}
-			dpa_cpu_relax();
+			core_cpu_relax();
 		}
 	} while (dpa_now_ns() - start < budget);
 	debt += DPA_SPIN_MISS_COST;

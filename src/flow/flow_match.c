@@ -157,6 +157,7 @@ static uint32_t field_groups(const struct doca_flow_match *sel, struct ftable g[
  */
 #define MATCH_WORDS ((sizeof(struct doca_flow_match) + 31) / 32 * 4) /* whole 32-byte vectors */
 static uint64_t uncovered[2][4][MATCH_WORDS];
+_Static_assert(sizeof(struct doca_flow_match) >= 32, "the scans' last window is a whole vector");
 static pthread_once_t uncovered_once = PTHREAD_ONCE_INIT;
 typedef bool uncovered_fn(const uint8_t *raw, const uint8_t *mask);
 static uncovered_fn *uncovered_any; /* set with uncovered */

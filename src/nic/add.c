@@ -294,6 +294,7 @@ static void chunk_buckets(struct nic_pipe *p, struct add_chunk *c)
 /* Each add's state: one hold of intern_lock for the burst. */
 static void chunk_states(struct nic_pipe *p, struct add_chunk *c)
 {
+	uint32_t failed = 0;
 	core_spin_lock(&p->intern_lock);
 	for (uint32_t i = 0; i < c->n; i++) {
 		const struct nic_entry_attr *a = c->attrs[i];
@@ -303,10 +304,13 @@ static void chunk_states(struct nic_pipe *p, struct add_chunk *c)
 		c->st[i] = nic_state_get(p, &a->actions, &a->fwd, cnt, a->ps_value, &c->val[i]);
 		if (c->st[i] == NULL) {
 			c->errs[i] = DOCA_ERROR_NO_MEMORY;
-			CORE_LOG_ERR("pipe '%s': out of memory (an entry's actions)", p->name);
+			failed++;
 		}
 	}
 	core_spin_unlock(&p->intern_lock);
+	/* Logged once the lock is given back: a log handler may be slow, or call the API. */
+	for (uint32_t i = 0; i < failed; i++)
+		CORE_LOG_ERR("pipe '%s': out of memory (an entry's actions)", p->name);
 }
 
 /* Reserve up to want places under nr_entries; returns how many. */

@@ -11,7 +11,8 @@
  * arena would take most of the limit and leave the tables of later pipes none. States
  * are reused through a free list; a state is only freed once no reader may hold it
  * (after a grace period). The arena has its own lock, taken only to allocate or free;
- * interning runs under the pipe lock.
+ * interning runs under the pipe lock held for writing, or under the pipe's intern_lock
+ * (a spin lock: add bursts, which hold the pipe lock for reading).
  */
 #include <errno.h>
 #include <pthread.h>
