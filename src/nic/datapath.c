@@ -408,12 +408,13 @@ static struct hot_plan hot_plan_make(const struct root_plan *rp, uint16_t port_i
 /*
  * The thread's last hot plan, reused while everything it is made of is the same (a
  * pure function of these, so a reuse is exact: a new pipe at a freed one's address
- * differs in a word, mask, value or its tables, and a resize in its tables). Building
- * it is most of a one-packet burst's fixed cost.
+ * differs in a word, mask, value or its tables (buckets, pool), and a resize in its
+ * buckets). Building it is most of a one-packet burst's fixed cost.
  */
 struct hot_plan_key {
 	const struct nic_pipe *pp;
 	struct nic_bucket *buckets;
+	void *pool; /* a new pipe may find the old one's object and buckets, not its pool */
 	uint64_t cmask, cval, emask;
 	uint32_t nr_buckets, link, cw, ew, shard;
 	uint16_t port_id;
@@ -427,7 +428,8 @@ static inline const struct hot_plan *hot_plan_of(const struct root_plan *rp, uin
 	struct hot_plan_key k;
 	memset(&k, 0, sizeof(k)); /* padding too: the keys are compared whole */
 	k.pp = rp->pp;
-	k.buckets = rp->buckets; /* the pool is the pipe's for its life */
+	k.buckets = rp->buckets;
+	k.pool = rp->pool;
 	k.cmask = rp->cmask;
 	k.cval = rp->cval;
 	k.emask = rp->emask;
