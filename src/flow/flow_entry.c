@@ -1,368 +1,17 @@
 /*
- * flow_entry.c - DOCA Flow entries: add/update/remove validate their arguments at once
- * and queue an operation on (pipe's port, pipe_queue); doca_flow_entries_process
- * executes queued operations in FIFO order on the NIC and reports each through the
- * entry callback (docs/flow.md, Model). Also counter queries, calc_hash and shared counters.
+ * flow_entry.c - DOCA Flow entries: the entry objects (a pipe's pool of handles, or the
+ * heap), and the add/update/remove calls, which validate their arguments at once and
+ * queue an operation on (pipe's port, pipe_queue) for doca_flow_entries_process to
+ * execute (flow_queue.c; docs/flow.md, Model).
  */
-#include <assert.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 
 #include "flow_field.h"
-#include "flow_internal.h"
+#include "flow_queue.h"
 
 DOCA_LOG_REGISTER(FLOW::ENTRY);
-
-/* An entry of a CONTROL pipe, or of a BASIC or HASH pipe whose pool had no free slot. */
-struct flow_heap_entry {
-	struct doca_flow_pipe_entry e; /* first: the handle is the object's address */
-	struct flow_heap_entry *next, *prev;
-	struct nic_entry *nic; /* CONTROL: its NIC entry (in_nic); others find theirs by slot */
-};
-
-/* ------------------------------------------------------------------ op cache */
-
-/*
- * An ADD or UPD record lives from the call that queues it until entries_process runs it,
- * usually in the same thread: a small per-thread cache of them keeps malloc out of the
- * insertion path (measured: it was a third of the insertion cost).
- */
-#define OP_CACHE_MAX 4096
-
-union flow_op_mem {
-	struct flow_add_op add;
-	struct flow_upd_op upd;
-};
-struct op_cache {
-	struct op_node *head;
-	uint32_t n;
-};
-struct op_node {
-	struct op_node *next;
-};
-/* initial-exec: the general-dynamic model costs a __tls_get_addr call per access (3% of
- * an insertion); 16 bytes fit the static TLS surplus even if the library is dlopen'ed. */
-static _Thread_local struct op_cache op_cache __attribute__((tls_model("initial-exec")));
-static pthread_key_t op_key;
-static pthread_once_t op_once = PTHREAD_ONCE_INIT;
-
-static void op_cache_drain(void *arg)
-{
-	struct op_cache *c = arg;
-	while (c->head) {
-		struct op_node *n = c->head;
-		c->head = n->next;
-		free(n);
-	}
-	c->n = 0;
-}
-
-static void op_key_init(void)
-{
-	pthread_key_create(&op_key, op_cache_drain);
-}
-
-static void *op_alloc(void)
-{
-	struct op_cache *c = &op_cache;
-	if (c->head) {
-		struct op_node *n = c->head;
-		c->head = n->next;
-		c->n--;
-		return n;
-	}
-	return core_malloc(sizeof(union flow_op_mem));
-}
-
-static void op_free(void *op)
-{
-	struct op_cache *c = &op_cache;
-	if (op == NULL)
-		return;
-	if (c->n >= OP_CACHE_MAX) {
-		free(op);
-		return;
-	}
-	if (c->n == 0 && c->head == NULL) {
-		/* First use in this thread: drain the cache when the thread exits. */
-		pthread_once(&op_once, op_key_init);
-		pthread_setspecific(op_key, c);
-	}
-	struct op_node *n = op;
-	n->next = c->head;
-	c->head = n;
-	c->n++;
-}
-
-/* Free the calling thread's cache now (doca_flow_destroy: the main thread never exits
- * through pthread_exit, so its cache would otherwise outlive the library's state). */
-void flow_op_cache_drain(void)
-{
-	op_cache_drain(&op_cache);
-}
-
-/* ------------------------------------------------------------------ queues */
-
-static void shared_unref(struct doca_flow_port *port, int32_t *id);
-
-/* A queue item: an ADD or UPD record, or (low bit set) the entry a DEL removes. */
-#define QITEM_DEL 1u
-
-static uintptr_t qitem_del(struct doca_flow_pipe_entry *e)
-{
-	return (uintptr_t)e | QITEM_DEL;
-}
-
-static struct doca_flow_pipe_entry *qitem_entry(uintptr_t it)
-{
-	if (it & QITEM_DEL)
-		return (struct doca_flow_pipe_entry *)(it & ~(uintptr_t)QITEM_DEL);
-	const struct flow_op *op = (const struct flow_op *)it;
-	if (op->type == FLOW_OP_ADD)
-		return ((const struct flow_add_op *)(const void *)op)->entry;
-	return ((const struct flow_upd_op *)(const void *)op)->entry;
-}
-
-static uint32_t ops_pending(const struct doca_flow_pipe_entry *e)
-{
-	uint8_t done = atomic_load_explicit(&e->ops_done, memory_order_acquire);
-	return (uint8_t)(atomic_load_explicit(&e->ops_queued, memory_order_relaxed) - done);
-}
-
-/* After executing one of the entry's operations; release: what it did is seen by
- * whoever then finds nothing pending and queues on another queue. */
-static void ops_one_done(struct doca_flow_pipe_entry *e)
-{
-	uint8_t done = atomic_load_explicit(&e->ops_done, memory_order_relaxed);
-	atomic_store_explicit(&e->ops_done, (uint8_t)(done + 1), memory_order_release);
-}
-
-/* The items queued: written under the lock, read without it by entries_process's
- * idle test of the port's other queues (a hint, as any snapshot of several queues). */
-static inline uint32_t queue_pending(const struct flow_queue *fq)
-{
-	return atomic_load_explicit(&fq->pending, memory_order_relaxed);
-}
-static inline void queue_pending_set(struct flow_queue *fq, uint32_t n)
-{
-	atomic_store_explicit(&fq->pending, n, memory_order_relaxed);
-}
-
-/* The ring word of the queue's i-th oldest item (lock held). */
-static uintptr_t *queue_slot(struct flow_queue *fq, uint32_t i)
-{
-	return &fq->ring[(fq->head + i) & (fq->cap - 1)];
-}
-
-/* Double the ring (lock held): the items move to the front in FIFO order. */
-static bool queue_grow(struct flow_queue *fq)
-{
-	uint32_t cap = fq->cap ? fq->cap * 2 : 64;
-	uintptr_t *ring = core_malloc((size_t)cap * sizeof(*ring));
-	if (ring == NULL)
-		return false;
-	for (uint32_t i = 0, n = queue_pending(fq); i < n; i++)
-		ring[i] = *queue_slot(fq, i);
-	free(fq->ring);
-	fq->ring = ring;
-	fq->cap = cap;
-	fq->head = 0;
-	return true;
-}
-
-/* Append item for entry e, and count an add in live (NULL: not an add); false
- * (nothing queued, nothing counted) when the ring could not grow. */
-static inline __attribute__((always_inline)) bool queue_push(
-	struct doca_flow_port *port, uint16_t q, uintptr_t item, struct doca_flow_pipe_entry *e,
-	struct flow_live_shard *live)
-{
-	struct flow_queue *fq = &port->queues[q];
-	core_spin_lock(&fq->lock);
-	uint32_t pending = queue_pending(fq);
-	if (pending == fq->cap && !queue_grow(fq)) {
-		core_spin_unlock(&fq->lock);
-		return false;
-	}
-	/* Counted before the processing thread can see the operation. */
-	uint8_t queued = atomic_load_explicit(&e->ops_queued, memory_order_relaxed);
-	atomic_store_explicit(&e->ops_queued, (uint8_t)(queued + 1), memory_order_relaxed);
-	if (live)
-		atomic_store_explicit(&live->added, atomic_load_explicit(&live->added, memory_order_relaxed) + 1,
-				      memory_order_relaxed);
-	*queue_slot(fq, pending) = item;
-	queue_pending_set(fq, pending + 1);
-	core_spin_unlock(&fq->lock);
-	return true;
-}
-
-/* Take up to max (and FLOW_PROC_BATCH) of the oldest items into b, which stays on the
- * queue's list of batches until queue_batch_done; returns how many. */
-static uint32_t queue_pop_batch(struct flow_queue *fq, struct flow_batch *b, uint32_t max)
-{
-	core_spin_lock(&fq->lock);
-	uint32_t pending = queue_pending(fq), n = pending < max ? pending : max;
-	if (n > FLOW_PROC_BATCH)
-		n = FLOW_PROC_BATCH;
-	for (uint32_t i = 0; i < n; i++)
-		atomic_init(&b->it[i], *queue_slot(fq, i));
-	b->n = n;
-	if (n) {
-		fq->head = (fq->head + n) & (fq->cap - 1);
-		queue_pending_set(fq, pending - n);
-		b->up = fq->batches;
-		fq->batches = b;
-	}
-	core_spin_unlock(&fq->lock);
-	return n;
-}
-
-static void queue_batch_done(struct flow_queue *fq, struct flow_batch *b)
-{
-	core_spin_lock(&fq->lock);
-	struct flow_batch **link = &fq->batches;
-	while (*link != b) /* a callback's own entries_process pushed and popped its batches */
-		link = &(*link)->up;
-	*link = b->up;
-	core_spin_unlock(&fq->lock);
-}
-
-/*
- * Queues an operation of an existing entry. One on another queue while some are still
- * pending would let the DEL run (and free the entry) before them: refused instead.
- */
-static doca_error_t entry_queue_op(struct doca_flow_pipe_entry *e, uint16_t q, uintptr_t item, const char *who)
-{
-	uint32_t pending = ops_pending(e);
-
-	CHECK(pending == 0 || e->ops_queue == q, DOCA_ERROR_BAD_STATE,
-	      "%s: the entry has %u operation(s) pending on queue %u; use that queue or process it first", who,
-	      pending, e->ops_queue);
-	CHECK(pending < FLOW_ENTRY_MAX_PENDING, DOCA_ERROR_BAD_STATE,
-	      "%s: the entry has %u operations pending, the most it can; call doca_flow_entries_process", who,
-	      pending);
-	if (pending == 0)
-		e->ops_queue = (uint8_t)q;
-	if (!queue_push(flow_entry_pipe(e)->port, q, item, e, NULL))
-		return CORE_LOG_NOMEM(who, "the queue");
-	return DOCA_SUCCESS;
-}
-
-/* An item of a pipe being destroyed, dropped unexecuted (flow_g.lock held). */
-static void drop_item(struct doca_flow_port *port, const struct doca_flow_pipe *pipe, uintptr_t it)
-{
-	if (it & QITEM_DEL)
-		return;
-	struct flow_op *op = (struct flow_op *)it;
-	if (op->type == FLOW_OP_ADD) { /* never added */
-		struct flow_add_op *a = (struct flow_add_op *)(void *)op;
-		shared_unref(port, &a->shared_id);
-		if (pipe->type == DOCA_FLOW_PIPE_CONTROL)
-			free(a->attr.cond);
-	}
-	op_free(op); /* first member of its record */
-}
-
-void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pipe)
-{
-	for (uint16_t q = 0; q < port->nr_queues; q++) {
-		struct flow_queue *fq = &port->queues[q];
-		core_spin_lock(&fq->lock);
-		uint32_t kept = 0;
-		for (uint32_t i = 0, n = queue_pending(fq); i < n; i++) {
-			uintptr_t it = *queue_slot(fq, i);
-			if (qitem_entry(it)->pipe_id != pipe->id) {
-				*queue_slot(fq, kept++) = it;
-				continue;
-			}
-			drop_item(port, pipe, it);
-		}
-		queue_pending_set(fq, kept);
-		for (struct flow_batch *b = fq->batches; b; b = b->up)
-			for (uint32_t i = 0; i < b->n; i++) {
-				uintptr_t it = atomic_load_explicit(&b->it[i], memory_order_acquire);
-				if (it && qitem_entry(it)->pipe_id == pipe->id &&
-				    atomic_compare_exchange_strong_explicit(&b->it[i], &it, 0, memory_order_acq_rel,
-									    memory_order_acquire))
-					drop_item(port, pipe, it);
-			}
-		core_spin_unlock(&fq->lock);
-	}
-}
-
-/*
- * Called from a NIC worker thread: the port's queues live until its stop has joined that
- * thread, pipe objects until doca_flow_destroy, and an operation's entry while it is
- * queued, so the queue locks are all it needs.
- */
-void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id)
-{
-	const struct doca_flow_port *p = ctx;
-	const struct doca_flow_port *owner = p->manager ? p->manager : p;
-	const struct doca_flow_pipe *first = NULL;
-	uint32_t n = 0, elsewhere = 0;
-	for (uint16_t q = 0; q < owner->nr_queues; q++) {
-		struct flow_queue *fq = &owner->queues[q];
-		core_spin_lock(&fq->lock);
-		for (uint32_t i = 0, n_q = queue_pending(fq); i < n_q; i++) {
-			const struct doca_flow_pipe *pipe = flow_entry_pipe(qitem_entry(*queue_slot(fq, i)));
-			if (first == NULL)
-				first = pipe;
-			elsewhere += pipe != first;
-			n++;
-		}
-		core_spin_unlock(&fq->lock);
-	}
-	if (n == 0)
-		return;
-	char more[48] = "";
-	if (elsewhere)
-		snprintf(more, sizeof(more), " (%u of them on other pipes)", elsewhere);
-	CORE_LOG_WARN("port %u: traffic started with %u queued entry ops on pipe '%s'%s; call doca_flow_entries_process",
-		      port_id, n, first->name, more);
-}
-
-/*
- * An entry holds one reference on its shared counter from the call that queues its ADD
- * (resolve_counter) to the first of: the add refused after all (entry_discard), an ERROR
- * completion of the ADD, its DEL, its pipe's destruction (a still-queued ADD included).
- * While the ADD is queued its record holds the id; once added, the NIC entry's state
- * names the counter (entry_shared_id). Under flow_g.lock; *id is reset with the
- * reference, so each path gives it back once.
- */
-static void shared_unref(struct doca_flow_port *port, int32_t *id)
-{
-	if (*id >= 0) {
-		assert(port->shared_counters[*id].refs > 0);
-		port->shared_counters[*id].refs--;
-		*id = -1;
-	}
-}
-
-static void shared_unref_locking(struct doca_flow_port *port, int32_t *id)
-{
-	if (*id < 0)
-		return;
-	pthread_mutex_lock(&flow_g.lock);
-	shared_unref(port, id);
-	pthread_mutex_unlock(&flow_g.lock);
-}
-
-/* The shared counter id of an entry in the NIC, or -1. */
-static int32_t entry_shared_id(const struct doca_flow_pipe_entry *e)
-{
-	struct nic_entry *ne = flow_entry_nic(e);
-	const struct doca_flow_pipe *p = flow_entry_pipe(e);
-	struct nic_counter *cnt = ne ? nic_entry_shared_counter(p->nic, ne) : NULL;
-	if (cnt == NULL)
-		return -1;
-	const struct flow_shared_counter *c =
-		(const struct flow_shared_counter *)(const void *)((const char *)cnt -
-								   offsetof(struct flow_shared_counter, cnt));
-	return (int32_t)(c - p->port->shared_counters);
-}
 
 /* ------------------------------------------------------------------ entry objects */
 
@@ -545,8 +194,7 @@ static struct doca_flow_pipe_entry *entry_obtain(struct doca_flow_pipe *pipe, ui
 	return e;
 }
 
-/* The end of an entry object: the slot returns to the pool, or the memory is freed. */
-static void entry_release(struct doca_flow_pipe_entry *e)
+void flow_entry_release(struct doca_flow_pipe_entry *e)
 {
 	if (in_pool(e)) {
 		struct doca_flow_pipe *p = flow_entry_pipe(e);
@@ -589,6 +237,21 @@ static void heap_unlink(struct doca_flow_pipe_entry *e)
 		h->next->prev = h->prev;
 }
 
+void flow_entry_forget(struct doca_flow_pipe_entry *e, uint16_t q)
+{
+	bool pooled = in_pool(e);
+	struct doca_flow_pipe *pipe = flow_entry_pipe(e);
+	atomic_fetch_add_explicit(&pipe->live[q].removed, 1, memory_order_relaxed);
+	int32_t id = flow_entry_shared_id(e);
+	if (pooled && id < 0)
+		return;
+	pthread_mutex_lock(&flow_g.lock);
+	if (!pooled)
+		heap_unlink(e);
+	flow_shared_unref(pipe->port, &id);
+	pthread_mutex_unlock(&flow_g.lock);
+}
+
 static bool slot_live(const struct doca_flow_pipe_entry *e)
 {
 	return atomic_load_explicit(&e->magic, memory_order_relaxed) == FLOW_ENTRY_MAGIC;
@@ -606,8 +269,8 @@ void flow_entry_for_each(struct doca_flow_pipe *pipe, void (*fn)(const struct do
 
 static void entry_shared_release(const struct doca_flow_pipe_entry *e, void *arg)
 {
-	int32_t id = entry_shared_id(e);
-	shared_unref(arg, &id);
+	int32_t id = flow_entry_shared_id(e);
+	flow_shared_unref(arg, &id);
 }
 
 void flow_entry_shared_release_all(struct doca_flow_pipe *pipe)
@@ -639,7 +302,6 @@ uint32_t flow_pipe_live(const struct doca_flow_pipe *pipe)
 	return (int32_t)sum < 0 ? 0 : sum;
 }
 
-/* Under flow_g.lock, after flow_queue_drop_pipe freed the operations still queued. */
 void flow_entry_destroy_all(struct doca_flow_pipe *pipe)
 {
 	flow_aging_drop_pipe(pipe);
@@ -647,7 +309,7 @@ void flow_entry_destroy_all(struct doca_flow_pipe *pipe)
 	pipe->entries = NULL;
 	while (h) {
 		struct flow_heap_entry *next = h->next;
-		entry_release(&h->e); /* its NIC entry went with the NIC pipe */
+		flow_entry_release(&h->e); /* its NIC entry went with the NIC pipe */
 		h = next;
 	}
 	flow_entry_pool_free(pipe);
@@ -718,23 +380,10 @@ static doca_error_t resolve_counter(const struct doca_flow_pipe *p, const struct
 	}
 	if (id == UINT32_MAX)
 		return DOCA_SUCCESS;
-	doca_error_t err = flow_shared_id_check(p->port, id, who);
+	doca_error_t err = flow_shared_ref(p->port, id, who); /* the entry's, until flow_shared_unref */
 	if (err != DOCA_SUCCESS)
 		return err;
-	/* The entry's reference (shared_unref), taken with the check so that a put cannot
-	 * free the id between them. */
-	struct flow_shared_counter *c = &p->port->shared_counters[id];
-	pthread_mutex_lock(&flow_g.lock);
-	bool usable = c->allocated || c->configured;
-	if (usable)
-		c->refs++;
-	pthread_mutex_unlock(&flow_g.lock);
-	/* An id nobody obtained or configured would count into a counter nobody reads. */
-	CHECK(usable, DOCA_ERROR_INVALID_VALUE,
-	      "%s: shared counter id %u of port %u was never obtained (doca_flow_port_shared_resource_get) "
-	      "or configured (doca_flow_port_shared_resource_set_cfg)",
-	      who, id, p->port->id);
-	attr->shared_counter = &c->cnt;
+	attr->shared_counter = &p->port->shared_counters[id].cnt;
 	*shared_id = (int32_t)id;
 	return DOCA_SUCCESS;
 }
@@ -757,7 +406,7 @@ entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8_t action_idx, const
 	doca_error_t err = check_action_idx(pipe, action_idx, who);
 	if (err != DOCA_SUCCESS)
 		return err;
-	struct flow_add_op *a = op_alloc();
+	struct flow_add_op *a = flow_op_alloc();
 	if (a == NULL)
 		return CORE_LOG_NOMEM(who, "the queued operation");
 	a->shared_id = -1;
@@ -793,16 +442,16 @@ entry_new(struct doca_flow_pipe *pipe, uint32_t index, uint8_t action_idx, const
 
 fail:
 	if (e != NULL)
-		entry_release(e);
-	op_free(a);
+		flow_entry_release(e);
+	flow_op_free(a);
 	return err;
 }
 
 static void entry_discard(struct flow_add_op *a)
 {
-	shared_unref_locking(flow_entry_pipe(a->entry)->port, &a->shared_id);
-	entry_release(a->entry);
-	op_free(a);
+	flow_shared_unref_locking(flow_entry_pipe(a->entry)->port, &a->shared_id);
+	flow_entry_release(a->entry);
+	flow_op_free(a);
 }
 
 static inline __attribute__((always_inline)) doca_error_t
@@ -818,7 +467,7 @@ entry_queue_add(uint16_t q, struct flow_add_op *a, struct doca_flow_pipe_entry *
 		pthread_mutex_unlock(&flow_g.lock);
 	}
 	e->ops_queue = (uint8_t)q;
-	if (!queue_push(p->port, q, (uintptr_t)&a->op, e, &p->live[q])) {
+	if (!flow_queue_push(p->port, q, (uintptr_t)&a->op, e, &p->live[q])) {
 		if (heap) {
 			pthread_mutex_lock(&flow_g.lock);
 			heap_unlink(e);
@@ -928,7 +577,7 @@ doca_error_t doca_flow_pipe_hash_add_entry(uint16_t pipe_queue, struct doca_flow
 	return entry_queue_add(pipe_queue, a, entry, who);
 }
 
-static bool entry_valid(const struct doca_flow_pipe_entry *e, const char *who)
+bool flow_entry_valid(const struct doca_flow_pipe_entry *e, const char *who)
 {
 	if (e == NULL) {
 		CORE_LOG_ERR("%s: entry is NULL", who);
@@ -950,7 +599,7 @@ doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_queue, struct doca_
 	doca_error_t err = check_common(pipe_queue, pipe, flags, who);
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (!entry_valid(entry, who))
+	if (!flow_entry_valid(entry, who))
 		return DOCA_ERROR_INVALID_VALUE;
 	CHECK(flow_entry_pipe(entry) == pipe, DOCA_ERROR_INVALID_VALUE, "%s: the entry does not belong to pipe '%s'", who,
 	      pipe->name);
@@ -962,20 +611,20 @@ doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_queue, struct doca_
 	if (err != DOCA_SUCCESS)
 		return err;
 	(void)monitor; /* counters are fixed at add time */
-	struct flow_upd_op *op = op_alloc();
+	struct flow_upd_op *op = flow_op_alloc();
 	if (op == NULL)
 		return CORE_LOG_NOMEM(who, "the queued operation");
 	err = resolve_fwd(pipe, fwd, &op->fwd, who);
 	if (err != DOCA_SUCCESS) {
-		op_free(op);
+		flow_op_free(op);
 		return err;
 	}
 	flow_actions_entry(&pipe->act[action_idx], actions, pipe->ps_field, &op->actions, &op->ps_value);
 	op->op.type = FLOW_OP_UPD;
 	op->entry = entry;
-	err = entry_queue_op(entry, pipe_queue, (uintptr_t)&op->op, who);
+	err = flow_queue_entry_op(entry, pipe_queue, (uintptr_t)&op->op, who);
 	if (err != DOCA_SUCCESS) {
-		op_free(op);
+		flow_op_free(op);
 		return err;
 	}
 	flow_entry_flags_set(entry, FLOW_EF_STATUS, DOCA_FLOW_ENTRY_STATUS_IN_PROCESS);
@@ -987,14 +636,14 @@ doca_error_t doca_flow_pipe_basic_update_entry(uint16_t pipe_queue, struct doca_
 doca_error_t doca_flow_pipe_remove_entry(uint16_t pipe_queue, uint32_t flags, struct doca_flow_pipe_entry *entry)
 {
 	static const char *who = "doca_flow_pipe_remove_entry";
-	if (!entry_valid(entry, who))
+	if (!flow_entry_valid(entry, who))
 		return DOCA_ERROR_INVALID_VALUE;
 	doca_error_t err = check_common(pipe_queue, flow_entry_pipe(entry), flags, who);
 	if (err != DOCA_SUCCESS)
 		return err;
 	CHECK(!flow_entry_has(entry, FLOW_EF_DEL_QUEUED), DOCA_ERROR_BAD_STATE,
 	      "%s: the entry is already being removed", who);
-	err = entry_queue_op(entry, pipe_queue, qitem_del(entry), who);
+	err = flow_queue_entry_op(entry, pipe_queue, flow_qitem_del(entry), who);
 	if (err == DOCA_SUCCESS) {
 		flow_entry_flags_set(entry, FLOW_EF_DEL_QUEUED, FLOW_EF_DEL_QUEUED);
 		CORE_LOG_TRC("%s: pipe '%s' queue %u: entry removal queued", who, flow_entry_pipe(entry)->name,
@@ -1005,381 +654,7 @@ doca_error_t doca_flow_pipe_remove_entry(uint16_t pipe_queue, uint32_t flags, st
 
 enum doca_flow_entry_status doca_flow_pipe_entry_get_status(struct doca_flow_pipe_entry *entry)
 {
-	if (!entry_valid(entry, __func__))
+	if (!flow_entry_valid(entry, __func__))
 		return DOCA_FLOW_ENTRY_STATUS_ERROR;
 	return flow_entry_status(entry);
-}
-
-/* ------------------------------------------------------------------ process */
-
-/* The ports whose doca_flow_entries_process this thread is inside, innermost first:
- * entry callbacks run there, and must not free what the loop still uses. */
-struct flow_processing {
-	const struct doca_flow_port *port;
-	struct flow_processing *up;
-};
-static _Thread_local struct flow_processing *processing;
-
-const struct doca_flow_port *flow_in_entry_cb(const struct doca_flow_port *port)
-{
-	for (const struct flow_processing *f = processing; f; f = f->up)
-		if (port == NULL || f->port == port)
-			return f->port;
-	return NULL;
-}
-
-/* A removed entry leaves its pipe's count, list (heap entries) and shared counter. */
-static void entry_forget(struct doca_flow_pipe_entry *e, uint16_t q)
-{
-	bool pooled = in_pool(e);
-	struct doca_flow_pipe *pipe = flow_entry_pipe(e);
-	atomic_fetch_add_explicit(&pipe->live[q].removed, 1, memory_order_relaxed);
-	int32_t id = entry_shared_id(e);
-	if (pooled && id < 0)
-		return;
-	pthread_mutex_lock(&flow_g.lock);
-	if (!pooled)
-		heap_unlink(e);
-	shared_unref(pipe->port, &id);
-	pthread_mutex_unlock(&flow_g.lock);
-}
-
-static void complete(struct doca_flow_pipe_entry *e, uint16_t q, enum doca_flow_entry_status st,
-		     enum doca_flow_entry_op op)
-{
-	if (flow_g.cfg.entry_cb)
-		flow_g.cfg.entry_cb(e, q, st, op, e->usr_ctx);
-}
-
-/*
- * Adds of one pipe taken off a queue in a row (n <= FLOW_PROC_BATCH): into the NIC in one
- * bulk (nic_entry_add_bulk), then completed in order. A callback may destroy the pipe,
- * which ends the entries still to complete with it (flow_entry_destroy_all): their
- * records are already freed and nothing of theirs is read after that.
- */
-static void execute_adds(struct flow_add_op **a, uint32_t n, uint16_t q)
-{
-	struct doca_flow_pipe *pipe = flow_entry_pipe(a[0]->entry);
-	const struct nic_entry_attr *attrs[FLOW_PROC_BATCH];
-	struct nic_entry *ne[FLOW_PROC_BATCH];
-	doca_error_t err[FLOW_PROC_BATCH];
-	struct doca_flow_pipe_entry *e[FLOW_PROC_BATCH];
-	for (uint32_t i = 0; i < n; i++)
-		attrs[i] = &a[i]->attr;
-	nic_entry_add_bulk(pipe->nic, attrs, n, ne, err);
-	for (uint32_t i = 0; i < n; i++) {
-		e[i] = a[i]->entry;
-		if (err[i] == DOCA_SUCCESS) {
-			if (pipe->type == DOCA_FLOW_PIPE_CONTROL)
-				((struct flow_heap_entry *)(void *)e[i])->nic = ne[i];
-			else if (pipe->type == DOCA_FLOW_PIPE_BASIC)
-				e[i]->nic_slot = nic_pipe_entry_slot(pipe->nic, ne[i]);
-			if (a[i]->aging_sec)
-				flow_aging_track(e[i], q, a[i]->aging_sec);
-		} else {
-			if (pipe->type == DOCA_FLOW_PIPE_CONTROL)
-				free(a[i]->attr.cond); /* the NIC owns it only once added */
-			/* A failed add counts nothing; an added one's NIC entry holds the reference. */
-			shared_unref_locking(pipe->port, &a[i]->shared_id);
-		}
-		flow_entry_flags_set(e[i], FLOW_EF_IN_NIC | FLOW_EF_STATUS,
-				     err[i] == DOCA_SUCCESS ? FLOW_EF_IN_NIC | DOCA_FLOW_ENTRY_STATUS_SUCCESS
-							    : DOCA_FLOW_ENTRY_STATUS_ERROR);
-		op_free(a[i]);
-	}
-	for (uint32_t i = 0; i < n && pipe->magic == FLOW_PIPE_MAGIC; i++) {
-		ops_one_done(e[i]);
-		complete(e[i], q, flow_entry_status(e[i]), DOCA_FLOW_ENTRY_OP_ADD);
-	}
-}
-
-static void execute_upd(struct flow_upd_op *u, uint16_t q)
-{
-	struct doca_flow_pipe_entry *e = u->entry;
-	struct nic_entry *ne = flow_entry_nic(e);
-	doca_error_t err = ne ? nic_entry_update(flow_entry_pipe(e)->nic, ne, &u->actions, u->ps_value, &u->fwd)
-			      : DOCA_ERROR_BAD_STATE;
-	op_free(u);
-	enum doca_flow_entry_status st = err == DOCA_SUCCESS ? DOCA_FLOW_ENTRY_STATUS_SUCCESS
-							     : DOCA_FLOW_ENTRY_STATUS_ERROR;
-	flow_entry_flags_set(e, FLOW_EF_STATUS, (uint8_t)st);
-	ops_one_done(e);
-	complete(e, q, st, DOCA_FLOW_ENTRY_OP_UPD);
-}
-
-static void execute_del(struct doca_flow_pipe_entry *e, uint16_t q)
-{
-	/* nic_entry_remove waits until no packet can still use the entry. */
-	struct doca_flow_pipe *pipe = flow_entry_pipe(e); /* pipe objects outlive their destruction */
-	struct nic_pipe *np = pipe->nic;
-	struct nic_entry *nic = flow_entry_nic(e);
-	if (nic && nic_entry_remove(np, nic) != DOCA_SUCCESS) {
-		flow_entry_flags_set(e, FLOW_EF_DEL_QUEUED, 0); /* still live: the program may retry */
-		ops_one_done(e);
-		complete(e, q, DOCA_FLOW_ENTRY_STATUS_ERROR, DOCA_FLOW_ENTRY_OP_DEL);
-		return;
-	}
-	/* The callback may still read the entry's final counters. */
-	complete(e, q, DOCA_FLOW_ENTRY_STATUS_SUCCESS, DOCA_FLOW_ENTRY_OP_DEL);
-	if (pipe->magic != FLOW_PIPE_MAGIC) {
-		/* The callback destroyed the pipe, and the entry with it (flow_entry_destroy_all),
-		 * but not its NIC entry: that was unlinked from the NIC pipe above. */
-		nic_entry_free(np, nic);
-		return;
-	}
-	flow_aging_untrack(e);
-	entry_forget(e, q); /* reads the shared counter off the NIC entry */
-	flow_entry_flags_set(e, FLOW_EF_IN_NIC, 0);
-	nic_entry_free(np, nic);
-	entry_release(e);
-}
-
-static bool qitem_is_add(uintptr_t it)
-{
-	return !(it & QITEM_DEL) && ((const struct flow_op *)it)->type == FLOW_OP_ADD;
-}
-
-/* Execute the items of a batch in order (claiming each from flow_queue_drop_pipe), adds
- * of one pipe in a row together; returns how many ran. */
-static uint32_t execute_batch(struct flow_batch *b, uint16_t q)
-{
-	uint32_t ran = 0;
-	for (uint32_t i = 0; i < b->n; i++) {
-		uintptr_t it = atomic_exchange_explicit(&b->it[i], 0, memory_order_acq_rel);
-		if (it == 0)
-			continue; /* its pipe was destroyed meanwhile */
-		ran++;
-		if (it & QITEM_DEL) {
-			execute_del(qitem_entry(it), q);
-			continue;
-		}
-		if (!qitem_is_add(it)) {
-			execute_upd((struct flow_upd_op *)it, q);
-			continue;
-		}
-		struct flow_add_op *adds[FLOW_PROC_BATCH];
-		uint32_t n = 0;
-		uint32_t pipe_id = qitem_entry(it)->pipe_id;
-		adds[n++] = (struct flow_add_op *)it;
-		while (i + 1 < b->n) {
-			uintptr_t next = atomic_load_explicit(&b->it[i + 1], memory_order_acquire);
-			if (next == 0 || !qitem_is_add(next) || qitem_entry(next)->pipe_id != pipe_id ||
-			    atomic_exchange_explicit(&b->it[i + 1], 0, memory_order_acq_rel) != next)
-				break;
-			adds[n++] = (struct flow_add_op *)next;
-			i++;
-		}
-		ran += n - 1;
-		execute_adds(adds, n, q);
-	}
-	return ran;
-}
-
-doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pipe_queue, uint64_t timeout,
-				       uint32_t max_processed_entries)
-{
-	(void)timeout; /* execution is synchronous: nothing to wait for */
-	if (!flow_inited(__func__))
-		return DOCA_ERROR_BAD_STATE;
-	doca_error_t err = flow_port_check(port, __func__);
-	if (err != DOCA_SUCCESS)
-		return err;
-	CHECK(pipe_queue < port->nr_queues, DOCA_ERROR_INVALID_VALUE,
-	      "%s: pipe_queue %u out of range (pipe_queues %u)", __func__, pipe_queue, port->nr_queues);
-	struct flow_queue *fq = &port->queues[pipe_queue];
-	const uint32_t budget = max_processed_entries ? max_processed_entries : UINT32_MAX;
-	uint32_t total = 0;
-	uint64_t t0 = core_trace_enabled() ? core_trace_now_us() : 0;
-	struct flow_processing frame = {port, processing};
-	processing = &frame;
-	/*
-	 * Batches of operations taken off the queue under one hold of its lock: a callback
-	 * (or another thread) may destroy a pipe meanwhile, and flow_queue_drop_pipe then
-	 * also drops that pipe's operations from the batches being executed, which stay
-	 * visible to it (struct flow_batch). Callbacks may queue new operations, and process
-	 * them (the lock is not held while executing).
-	 */
-	while (total < budget) {
-		struct flow_batch b;
-		if (queue_pop_batch(fq, &b, budget - total) == 0)
-			break;
-		total += execute_batch(&b, pipe_queue);
-		queue_batch_done(fq, &b);
-	}
-	/* A resize completes on a queue its pipe does not exclude (flow_resize.c). */
-	if (atomic_load_explicit(&port->resizes_pending, memory_order_acquire))
-		flow_resize_progress(port, pipe_queue);
-	/* Without the queues' locks: taking them stalled the queues' own threads. */
-	bool idle = true;
-	for (uint16_t q = 0; q < port->nr_queues; q++)
-		idle &= queue_pending(&port->queues[q]) == 0;
-	processing = frame.up;
-	if (idle)
-		nic_traffic_kick(port->id);
-	/* A poll that found nothing changed nothing: only calls that did work are logged. */
-	if (total > 0)
-		CORE_LOG_TRC("doca_flow_entries_process: port %u queue %u: %u operation(s) processed%s", port->id,
-			     pipe_queue, total, idle ? "" : ", more pending");
-	if (core_trace_enabled()) {
-		char args[96];
-		snprintf(args, sizeof(args), "{\"port\":%u,\"queue\":%u,\"processed\":%u}", port->id, pipe_queue,
-			 total);
-		core_trace_complete(0, "flow", "entries processed", t0, core_trace_now_us() - t0, args);
-	}
-	return DOCA_SUCCESS;
-}
-
-/* ------------------------------------------------------------------ queries */
-
-doca_error_t doca_flow_resource_query_entry(struct doca_flow_pipe_entry *entry, struct doca_flow_resource_query *data)
-{
-	if (!entry_valid(entry, __func__))
-		return DOCA_ERROR_INVALID_VALUE;
-	CHECK(data != NULL, DOCA_ERROR_INVALID_VALUE, "%s: data is NULL", __func__);
-	const struct doca_flow_pipe *pipe = flow_entry_pipe(entry);
-	struct nic_entry *ne = flow_entry_nic(entry);
-	CHECK(ne != NULL, DOCA_ERROR_BAD_STATE, "%s: entry of pipe '%s' is not in the NIC (status %u)", __func__,
-	      pipe->name, (unsigned)flow_entry_status(entry));
-	uint64_t pkts, bytes;
-	CHECK(nic_entry_counter_read(pipe->nic, ne, &pkts, &bytes) == DOCA_SUCCESS, DOCA_ERROR_INVALID_VALUE,
-	      "%s: entry of pipe '%s' has no counter", __func__, pipe->name);
-	data->counter.total_pkts = pkts;
-	data->counter.total_bytes = bytes;
-	return DOCA_SUCCESS;
-}
-
-doca_error_t doca_flow_resource_query_pipe_miss(struct doca_flow_pipe *pipe, struct doca_flow_resource_query *data)
-{
-	if (!flow_pipe_valid(pipe, __func__))
-		return DOCA_ERROR_INVALID_VALUE;
-	CHECK(data != NULL, DOCA_ERROR_INVALID_VALUE, "%s: data is NULL", __func__);
-	uint64_t pkts, bytes;
-	CHECK(nic_pipe_miss_read(pipe->nic, &pkts, &bytes) == DOCA_SUCCESS, DOCA_ERROR_INVALID_VALUE,
-	      "%s: pipe '%s' was created without a miss counter", __func__, pipe->name);
-	data->counter.total_pkts = pkts;
-	data->counter.total_bytes = bytes;
-	return DOCA_SUCCESS;
-}
-
-doca_error_t doca_flow_pipe_calc_hash(struct doca_flow_pipe *pipe, const struct doca_flow_match *match, uint32_t *hash)
-{
-	if (!flow_pipe_valid(pipe, __func__))
-		return DOCA_ERROR_INVALID_VALUE;
-	CHECK(match != NULL && hash != NULL, DOCA_ERROR_INVALID_VALUE, "%s: match or hash is NULL", __func__);
-	CHECK(pipe->type == DOCA_FLOW_PIPE_HASH, DOCA_ERROR_INVALID_VALUE, "%s: pipe '%s' is not a HASH pipe",
-	      __func__, pipe->name);
-	struct nic_key key;
-	doca_error_t err = flow_match_value(match, &key, __func__);
-	if (err != DOCA_SUCCESS)
-		return err;
-	return nic_pipe_calc_hash(pipe->nic, &key, hash);
-}
-
-/* ------------------------------------------------------------------ shared counters */
-
-doca_error_t flow_shared_id_check(const struct doca_flow_port *port, uint32_t id, const char *who)
-{
-	CHECK(id < port->nr_shared_counters, DOCA_ERROR_INVALID_VALUE,
-	      "%s: shared counter id %u out of range (port %u has %u)", who, id, port->id, port->nr_shared_counters);
-	return DOCA_SUCCESS;
-}
-
-static doca_error_t shared_check(struct doca_flow_port *port, enum doca_flow_shared_resource_type type, const char *who)
-{
-	if (!flow_inited(who))
-		return DOCA_ERROR_BAD_STATE;
-	doca_error_t err = flow_port_check(port, who);
-	if (err != DOCA_SUCCESS)
-		return err;
-	CHECK((uint32_t)type <= DOCA_FLOW_SHARED_RESOURCE_IPSEC_SA, DOCA_ERROR_INVALID_VALUE,
-	      "%s: unknown shared resource type %u", who, (unsigned)type);
-	return DOCA_SUCCESS;
-}
-
-doca_error_t doca_flow_port_shared_resource_get(struct doca_flow_port *port, enum doca_flow_shared_resource_type type,
-						uint32_t *shared_resource_id)
-{
-	doca_error_t err = shared_check(port, type, __func__);
-	if (err != DOCA_SUCCESS)
-		return err;
-	CHECK(shared_resource_id != NULL, DOCA_ERROR_INVALID_VALUE, "%s: shared_resource_id is NULL", __func__);
-	if (type != DOCA_FLOW_SHARED_RESOURCE_COUNTER) {
-		static _Atomic uint32_t next_id;
-		*shared_resource_id = atomic_fetch_add(&next_id, 1);
-		return DOCA_SUCCESS;
-	}
-	pthread_mutex_lock(&flow_g.lock);
-	for (uint32_t i = 0; i < port->nr_shared_counters; i++) {
-		struct flow_shared_counter *c = &port->shared_counters[i];
-		if (!c->allocated) {
-			memset(c, 0, sizeof(*c));
-			c->allocated = true;
-			pthread_mutex_unlock(&flow_g.lock);
-			*shared_resource_id = i;
-			return DOCA_SUCCESS;
-		}
-	}
-	pthread_mutex_unlock(&flow_g.lock);
-	CORE_LOG_ERR("%s: port %u has no free shared counter (%u)", __func__, port->id, port->nr_shared_counters);
-	return DOCA_ERROR_FULL;
-}
-
-doca_error_t doca_flow_port_shared_resource_put(struct doca_flow_port *port, enum doca_flow_shared_resource_type type,
-						uint32_t shared_resource_id)
-{
-	doca_error_t err = shared_check(port, type, __func__);
-	if (err != DOCA_SUCCESS || type != DOCA_FLOW_SHARED_RESOURCE_COUNTER)
-		return err;
-	err = flow_shared_id_check(port, shared_resource_id, __func__);
-	if (err != DOCA_SUCCESS)
-		return err;
-	pthread_mutex_lock(&flow_g.lock);
-	struct flow_shared_counter *c = &port->shared_counters[shared_resource_id];
-	uint32_t refs = c->refs; /* queued adds included */
-	if (refs == 0)
-		c->allocated = c->configured = false;
-	pthread_mutex_unlock(&flow_g.lock);
-	CHECK(refs == 0, DOCA_ERROR_IN_USE, "%s: shared counter %u is used by %u entries", __func__,
-	      shared_resource_id, refs);
-	return DOCA_SUCCESS;
-}
-
-doca_error_t doca_flow_port_shared_resource_set_cfg(struct doca_flow_port *port,
-						    enum doca_flow_shared_resource_type type,
-						    uint32_t shared_resource_id, struct doca_flow_shared_resource_cfg *cfg)
-{
-	doca_error_t err = shared_check(port, type, __func__);
-	if (err != DOCA_SUCCESS)
-		return err;
-	CHECK(cfg != NULL, DOCA_ERROR_INVALID_VALUE, "%s: cfg is NULL", __func__);
-	if (type != DOCA_FLOW_SHARED_RESOURCE_COUNTER)
-		return DOCA_SUCCESS;
-	err = flow_shared_id_check(port, shared_resource_id, __func__);
-	if (err != DOCA_SUCCESS)
-		return err;
-	pthread_mutex_lock(&flow_g.lock);
-	port->shared_counters[shared_resource_id].allocated = true;
-	port->shared_counters[shared_resource_id].configured = true;
-	pthread_mutex_unlock(&flow_g.lock);
-	return DOCA_SUCCESS;
-}
-
-doca_error_t doca_flow_port_shared_resources_query(struct doca_flow_port *port,
-						   enum doca_flow_shared_resource_type type, uint32_t *res_array,
-						   struct doca_flow_resource_query *data_array, uint32_t array_len)
-{
-	doca_error_t err = shared_check(port, type, __func__);
-	if (err != DOCA_SUCCESS)
-		return err;
-	CHECK(type == DOCA_FLOW_SHARED_RESOURCE_COUNTER, DOCA_ERROR_NOT_SUPPORTED,
-	      "%s: only shared counters can be queried", __func__);
-	CHECK(res_array != NULL && data_array != NULL, DOCA_ERROR_INVALID_VALUE, "%s: NULL array", __func__);
-	for (uint32_t i = 0; i < array_len && err == DOCA_SUCCESS; i++)
-		err = flow_shared_id_check(port, res_array[i], __func__);
-	if (err != DOCA_SUCCESS)
-		return err;
-	for (uint32_t i = 0; i < array_len; i++)
-		nic_counter_read(&port->shared_counters[res_array[i]].cnt, &data_array[i].counter.total_pkts,
-				 &data_array[i].counter.total_bytes);
-	return DOCA_SUCCESS;
 }

@@ -60,9 +60,9 @@ enum flow_op_type {
 };
 
 /*
- * A queued operation's kind. ADD and UPD records (flow_entry.c's per-thread cache) start
+ * A queued operation's kind. ADD and UPD records (flow_queue.h's per-thread cache) start
  * with it and name their entry; a DEL is the entry itself, queued as its address with
- * the low bit set (flow_entry.c, struct flow_queue), so an entry needs no room for one.
+ * the low bit set (flow_queue.h, struct flow_queue), so an entry needs no room for one.
  */
 struct flow_op {
 	enum flow_op_type type;
@@ -117,7 +117,7 @@ struct flow_queue {
 	uintptr_t *ring;
 	uint32_t head, cap; /* cap: a power of two, or 0 before the first push */
 	struct flow_batch *batches; /* being executed, innermost first */
-	_Atomic uint32_t pending;   /* see queue_pending */
+	_Atomic uint32_t pending;   /* see flow_queue_pending */
 };
 
 /* Refuse a call: one error line (the caller's log source) and the code. */
@@ -230,7 +230,7 @@ struct doca_flow_pipe_cfg {
 	uint64_t gen;
 };
 
-struct flow_heap_entry; /* flow_entry.c */
+struct flow_heap_entry;
 
 /* A pipe's resize state (flow_resize.c); the fields after threshold under flow_g.lock. */
 struct flow_pipe_resize {
@@ -318,7 +318,7 @@ struct doca_flow_pipe {
 /*
  * A HASH pipe's entry at index i is pool[i] unless that slot is still taken (an add at
  * an occupied index, or one queued before the old entry's DEL ran): then it comes from
- * the heap like other pipes' entries (flow_entry.c's struct flow_heap_entry, which adds
+ * the heap like other pipes' entries (struct flow_heap_entry, which adds
  * the pipe's list links). magic is also the slot's state: 0 / DEAD free, BUSY being
  * filled, MAGIC live; an add claims a free slot with one compare-exchange. A BASIC
  * pipe's entries come from its pool too (pool_take: in order, then freed ones), from
@@ -327,7 +327,7 @@ struct doca_flow_pipe {
  *
  * 24 bytes (issue 13: with the NIC's 16-byte HASH entry, 40 bytes an entry): the pipe
  * is named by id, the NIC entry by its slot, the shared counter by the NIC entry's
- * state (entry_shared_id), and a DEL needs no record (struct flow_queue).
+ * state (flow_entry_shared_id), and a DEL needs no record (struct flow_queue).
  */
 struct doca_flow_pipe_entry {
 	_Atomic uint32_t magic;
@@ -375,8 +375,22 @@ static inline void flow_entry_flags_set(struct doca_flow_pipe_entry *e, uint8_t 
 		;
 }
 
-/* An entry's NIC entry, or NULL while it has none (flow_entry.c). */
+/* An entry of a CONTROL pipe, or of a BASIC or HASH pipe whose pool had no free slot. */
+struct flow_heap_entry {
+	struct doca_flow_pipe_entry e; /* first: the handle is the object's address */
+	struct flow_heap_entry *next, *prev;
+	struct nic_entry *nic; /* CONTROL: its NIC entry (FLOW_EF_IN_NIC); others find theirs by slot */
+};
+
+/* Entry objects (flow_entry.c). flow_entry_nic: an entry's NIC entry, or NULL while it
+ * has none. flow_entry_valid: a live entry handle (logs one line naming who if not).
+ * flow_entry_release: the end of an entry object (its slot back to the pool, or its
+ * memory freed). flow_entry_forget: a removed entry, processed on queue q, leaves its
+ * pipe's count, list (heap entries) and shared counter; before its release. */
 struct nic_entry *flow_entry_nic(const struct doca_flow_pipe_entry *e);
+bool flow_entry_valid(const struct doca_flow_pipe_entry *e, const char *who);
+void flow_entry_release(struct doca_flow_pipe_entry *e);
+void flow_entry_forget(struct doca_flow_pipe_entry *e, uint16_t q);
 /* Give the new pipe its id (flow_g.pipe_dir), under flow_g.lock; NO_MEMORY or FULL. */
 FLOWDPA_MUST_CHECK doca_error_t flow_pipe_id_assign(struct doca_flow_pipe *p, const char *who);
 /* doca_flow_destroy: forget every pipe id. */
@@ -449,6 +463,20 @@ bool flow_pipe_valid(const struct doca_flow_pipe *pipe, const char *who);
 bool flow_extres_valid(const struct doca_flow_external_resource *r, const char *who);
 /* A shared counter id within the port's pool (INVALID_VALUE otherwise). */
 FLOWDPA_MUST_CHECK doca_error_t flow_shared_id_check(const struct doca_flow_port *port, uint32_t id, const char *who);
+/*
+ * Shared-counter references (flow_counter.c). An entry holds one on its shared counter
+ * from the call that queues its ADD (flow_shared_ref: INVALID_VALUE for an id out of
+ * range or never obtained nor configured) to the first of: the add refused after all,
+ * an ERROR completion of the ADD, its DEL, its pipe's destruction (a still-queued ADD
+ * included). While the ADD is queued its record holds the id; once added, the NIC
+ * entry's state names the counter (flow_entry_shared_id: the id, or -1). unref: under
+ * flow_g.lock (unref_locking takes it); *id, -1 for none, is reset with the reference,
+ * so each path gives it back once.
+ */
+FLOWDPA_MUST_CHECK doca_error_t flow_shared_ref(struct doca_flow_port *port, uint32_t id, const char *who);
+void flow_shared_unref(struct doca_flow_port *port, int32_t *id);
+void flow_shared_unref_locking(struct doca_flow_port *port, int32_t *id);
+int32_t flow_entry_shared_id(const struct doca_flow_pipe_entry *e);
 
 /* Templates (flow_match.c). */
 FLOWDPA_MUST_CHECK doca_error_t flow_match_basic(const struct doca_flow_match *match, const struct doca_flow_match *mask,
@@ -480,13 +508,24 @@ FLOWDPA_MUST_CHECK doca_error_t flow_fwd_convert(const struct doca_flow_fwd *fwd
  * INVALID_VALUE for NULL or anything else. */
 FLOWDPA_MUST_CHECK doca_error_t flow_target_convert(const struct doca_flow_target *target, struct nic_fwd *out,
 						const char *who);
-/* Entry queues (flow_entry.c). */
+/* Entry queues (flow_queue.c; the insertion path's inline part: flow_queue.h). drop_pipe:
+ * under flow_g.lock, free a pipe being destroyed's operations still queued or in a
+ * batch being executed, unexecuted. */
 void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pipe);
 /* The NIC's traffic source of port_id started on its 1 s fallback (nic_traffic_attach):
  * one WARNING when entry operations of ctx (the port, or its switch manager, which holds
  * its pipes) are still queued. Takes only the queue locks. */
 void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id);
-/* Under flow_g.lock, before the NIC pipe goes: every entry's shared-counter reference. */
+/* Free the calling thread's cache of operation records now (doca_flow_destroy: the main
+ * thread never exits through pthread_exit, so its cache would outlive the library's state). */
+void flow_op_cache_drain(void);
+/* The port (port, or any when NULL) whose doca_flow_entries_process the calling thread is
+ * inside, i.e. it runs an entry callback; NULL when none. */
+const struct doca_flow_port *flow_in_entry_cb(const struct doca_flow_port *port);
+
+/* A pipe's entries (flow_entry.c). shared_release_all: under flow_g.lock, before the NIC
+ * pipe goes, every entry's shared-counter reference. destroy_all: under flow_g.lock,
+ * after flow_queue_drop_pipe, every entry object of the pipe and its pool. */
 void flow_entry_shared_release_all(struct doca_flow_pipe *pipe);
 void flow_entry_destroy_all(struct doca_flow_pipe *pipe);
 /* A pipe being created: its live-entry count, one shard per queue of its port
@@ -502,10 +541,6 @@ void flow_entry_pool_free(struct doca_flow_pipe *pipe);
 void flow_entry_for_each(struct doca_flow_pipe *pipe, void (*fn)(const struct doca_flow_pipe_entry *e, void *arg),
 			 void *arg);
 void flow_pipe_destroy_locked(struct doca_flow_pipe *pipe);
-void flow_op_cache_drain(void);
-/* The port (port, or any when NULL) whose doca_flow_entries_process the calling thread is
- * inside, i.e. it runs an entry callback; NULL when none. */
-const struct doca_flow_port *flow_in_entry_cb(const struct doca_flow_port *port);
 
 /* Aging (flow_aging.c). flow_clock_ms: the aging clock (monotonic ms plus
  * flowdpa_clock_advance_ms). flow_aging_entry_sec: the aging an entry added with monitor

@@ -1,7 +1,8 @@
 /*
- * flow_pipe.c - DOCA Flow pipe configuration, creation, destruction, fwd_miss update and
- * dump. A pipe cfg is copied whole into the pipe at creation (samples destroy the cfg
- * right after), templates are translated once, and the NIC pipe is built from them.
+ * flow_pipe.c - DOCA Flow pipe configuration, creation, destruction, fwd_miss update,
+ * dump and calc_hash. A pipe cfg is copied whole into the pipe at creation (samples
+ * destroy the cfg right after), templates are translated once, and the NIC pipe is
+ * built from them.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -554,4 +555,18 @@ doca_error_t doca_flow_pipe_dump(struct doca_flow_pipe *pipe, FILE *f)
 	fprintf(f, "\n");
 	flow_entry_for_each(pipe, dump_entry, f);
 	return ferror(f) ? DOCA_ERROR_IO_FAILED : DOCA_SUCCESS;
+}
+
+doca_error_t doca_flow_pipe_calc_hash(struct doca_flow_pipe *pipe, const struct doca_flow_match *match, uint32_t *hash)
+{
+	if (!flow_pipe_valid(pipe, __func__))
+		return DOCA_ERROR_INVALID_VALUE;
+	CHECK(match != NULL && hash != NULL, DOCA_ERROR_INVALID_VALUE, "%s: match or hash is NULL", __func__);
+	CHECK(pipe->type == DOCA_FLOW_PIPE_HASH, DOCA_ERROR_INVALID_VALUE, "%s: pipe '%s' is not a HASH pipe",
+	      __func__, pipe->name);
+	struct nic_key key;
+	doca_error_t err = flow_match_value(match, &key, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
+	return nic_pipe_calc_hash(pipe->nic, &key, hash);
 }
