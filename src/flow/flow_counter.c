@@ -95,6 +95,7 @@ doca_error_t doca_flow_resource_query_pipe_miss(struct doca_flow_pipe *pipe, str
 	data->counter.total_bytes = bytes;
 	return DOCA_SUCCESS;
 }
+
 /* ------------------------------------------------------------------ shared counters */
 
 doca_error_t flow_shared_id_check(const struct doca_flow_port *port, uint32_t id, const char *who)

@@ -230,8 +230,6 @@ struct doca_flow_pipe_cfg {
 	uint64_t gen;
 };
 
-struct flow_heap_entry;
-
 /* A pipe's resize state (flow_resize.c); the fields after threshold under flow_g.lock. */
 struct flow_pipe_resize {
 	bool resizable;
@@ -502,6 +500,10 @@ FLOWDPA_MUST_CHECK doca_error_t flow_actions_template(const struct doca_flow_act
 void flow_actions_entry(const struct flow_act_tmpl *t, const struct doca_flow_actions *a, int ps_field,
 			struct nic_actions *out, uint32_t *ps_value);
 
+/* Under flow_g.lock (flow_pipe.c): take a live pipe off its port's list and destroy it,
+ * its queued operations, exports, entries and NIC pipe with it; the object stays, dead,
+ * until doca_flow_destroy. */
+void flow_pipe_destroy_locked(struct doca_flow_pipe *pipe);
 /* Forwarding (flow_pipe.c): one doca fwd to a NIC fwd; INVALID_VALUE / NOT_SUPPORTED. */
 FLOWDPA_MUST_CHECK doca_error_t flow_fwd_convert(const struct doca_flow_fwd *fwd, struct nic_fwd *out, const char *who);
 /* DOCA_FLOW_FWD_TARGET (flow_target.c): the NIC fwd of a target from doca_flow_get_target;
@@ -540,7 +542,6 @@ void flow_entry_pool_free(struct doca_flow_pipe *pipe);
 /* Each entry of the pipe (heap ones, then the pool's live ones by index), for dumps. */
 void flow_entry_for_each(struct doca_flow_pipe *pipe, void (*fn)(const struct doca_flow_pipe_entry *e, void *arg),
 			 void *arg);
-void flow_pipe_destroy_locked(struct doca_flow_pipe *pipe);
 
 /* Aging (flow_aging.c). flow_clock_ms: the aging clock (monotonic ms plus
  * flowdpa_clock_advance_ms). flow_aging_entry_sec: the aging an entry added with monitor

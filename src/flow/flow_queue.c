@@ -3,7 +3,9 @@
  * by the add/update/remove calls (flow_entry.c, through flow_queue.h's push) and
  * drained by doca_flow_entries_process, which executes the operations in order on the
  * NIC (adds of one pipe in bulk) and reports each through the entry callback
- * (docs/flow.md, Model). Also what a pipe's destruction does to operations still queued.
+ * (docs/flow.md, Model). Also the per-thread cache of ADD/UPD records (its thread-exit
+ * drain), which ports a thread is processing (flow_in_entry_cb), and what a pipe's
+ * destruction does to operations still queued.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,9 @@
 /*
- * flow_queue.h - the insertion path's share of the entry queues (flow_queue.c): the
- * per-thread cache of ADD/UPD records and the push of an item onto a queue. Inline
- * here because every add call runs them (flow_entry.c): as calls into flow_queue.c
- * they cost an add about as much as the rest of the queueing. Internal to the flow layer.
+ * flow_queue.h - what the add/update/remove calls (flow_entry.c) use of the entry queues
+ * (flow_queue.c): the per-thread cache of ADD/UPD records, the queue items, the push of
+ * an item and the queueing of an existing entry's operation. The cache and the push are
+ * inline because every add runs them: as calls into flow_queue.c they cost an add about
+ * as much as the rest of the queueing. Internal to the flow layer.
  */
 #ifndef FLOWDPA_FLOW_QUEUE_H_
 #define FLOWDPA_FLOW_QUEUE_H_
@@ -49,6 +50,7 @@ static inline void *flow_op_alloc(void)
 	return core_malloc(sizeof(union flow_op_mem));
 }
 
+/* A record back to the thread's cache (at most FLOW_OP_CACHE_MAX kept), else freed. */
 static inline void flow_op_free(void *op)
 {
 	struct flow_op_cache *c = &flow_op_cache;

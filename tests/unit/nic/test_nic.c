@@ -357,8 +357,9 @@ static void rx_dport(uint16_t port_id, uint16_t dport)
  * bucket table may come back at the old ones' addresses while its entry pool does not
  * (its old place is taken here), and a thread's reused hot plan then looked the new
  * buckets' entries up in the old pool: every packet missed (seen under TSan, whose
- * allocator reuses addresses differently). Each round checks the hit; the rounds that
- * made that layout are counted, to show the test can see the fault.
+ * allocator reuses addresses differently). Each round checks the hit; a run where the
+ * allocator never made that layout (ASan's quarantine reuses no address) saw nothing
+ * and says so as a skip.
  */
 static void test_new_root_at_old_address(void **state)
 {
@@ -384,14 +385,16 @@ static void test_new_root_at_old_address(void **state)
 		assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
 		assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
 		nic_pipes_free_all(); /* as doca_flow_destroy */
-		/* Keep the next pool out of this one's place. */
+		/* Keep the next pool out of this one's place (EEXIST: something else does). */
 		taken[i] = mmap((void *)old_pool, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-		assert_true(taken[i] != MAP_FAILED);
 	}
 	for (uint32_t i = 0; i < ROUNDS; i++)
-		munmap(taken[i], 4096);
+		if (taken[i] != MAP_FAILED)
+			munmap(taken[i], 4096);
 	print_message("%u of %u rounds had the old pipe's object and buckets with a new pool\n", stale_layouts,
 		      ROUNDS - 1);
+	if (stale_layouts == 0)
+		skip();
 }
 
 /* Every drop counts under its reason (issue 12: fwd to a port that is not started has its
