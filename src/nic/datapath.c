@@ -385,19 +385,35 @@ static inline __attribute__((always_inline)) uint64_t hot_word_apply(const struc
 	return (v & hw->load) | hw->bits[l4meta - NIC_L4_META_TCP];
 }
 
-static struct hot_plan hot_plan_make(const struct root_plan *rp, uint16_t port_id, uint32_t shard)
+/*
+ * Everything a hot plan is made of (hot_plan_make reads nothing else, so a plan is a
+ * pure function of its key): the thread's last plan is reused while the key is the
+ * same. A new pipe at a freed one's address differs in a word, mask, value or its
+ * tables, a resize in its buckets. Building the plan is most of a one-packet burst's
+ * fixed cost.
+ */
+struct hot_plan_key {
+	const struct nic_pipe *pp;
+	struct nic_bucket *buckets;
+	void *pool;
+	uint64_t cmask, cval, emask;
+	uint32_t nr_buckets, link, cw, ew, shard;
+	uint16_t port_id;
+	bool count_hits;
+};
+
+static struct hot_plan hot_plan_make(const struct hot_plan_key *k)
 {
-	struct hot_plan hp = {.c = hot_word_of(rp->cw, rp->cmask, port_id),
-			      .e = hot_word_of(rp->ew, rp->emask, port_id),
-			      .cval = rp->cval,
-			      .plain_cells = shard != NIC_CNT_SHARDS - 1 &&
-					     !__atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED),
-			      .buckets = rp->buckets,
-			      .pool = rp->pool,
-			      .nr_buckets = rp->nr_buckets,
-			      .link = rp->link,
-			      .pp = rp->pp,
-			      .shard = shard};
+	struct hot_plan hp = {.c = hot_word_of(k->cw, k->cmask, k->port_id),
+			      .e = hot_word_of(k->ew, k->emask, k->port_id),
+			      .cval = k->cval,
+			      .plain_cells = k->shard != NIC_CNT_SHARDS - 1 && !k->count_hits,
+			      .buckets = k->buckets,
+			      .pool = k->pool,
+			      .nr_buckets = k->nr_buckets,
+			      .link = k->link,
+			      .pp = k->pp,
+			      .shard = k->shard};
 	hp.c_by_l4 = hp.c.load == 0;
 	for (uint32_t t = NIC_L4_META_TCP; t <= NIC_L4_META_UDP; t++)
 		if (hp.c.bits[t - NIC_L4_META_TCP] == hp.cval)
@@ -405,21 +421,6 @@ static struct hot_plan hot_plan_make(const struct root_plan *rp, uint16_t port_i
 	return hp;
 }
 
-/*
- * The thread's last hot plan, reused while everything it is made of is the same (a
- * pure function of these, so a reuse is exact: a new pipe at a freed one's address
- * differs in a word, mask, value or its tables (buckets, pool), and a resize in its
- * buckets). Building it is most of a one-packet burst's fixed cost.
- */
-struct hot_plan_key {
-	const struct nic_pipe *pp;
-	struct nic_bucket *buckets;
-	void *pool; /* a new pipe may find the old one's object and buckets, not its pool */
-	uint64_t cmask, cval, emask;
-	uint32_t nr_buckets, link, cw, ew, shard;
-	uint16_t port_id;
-	bool count_hits;
-};
 static _Thread_local struct hot_plan_key hot_key;
 static _Thread_local struct hot_plan hot_cached;
 
@@ -441,7 +442,7 @@ static inline const struct hot_plan *hot_plan_of(const struct root_plan *rp, uin
 	k.port_id = port_id;
 	k.count_hits = __atomic_load_n(&nic_count_hits, __ATOMIC_RELAXED);
 	if (NIC_UNLIKELY(memcmp(&k, &hot_key, sizeof(k)) != 0)) {
-		hot_cached = hot_plan_make(rp, port_id, shard);
+		hot_cached = hot_plan_make(&k);
 		memcpy(&hot_key, &k, sizeof(k));
 	}
 	return &hot_cached;
