@@ -16,13 +16,10 @@ DOCA_LOG_REGISTER(FLOW);
 
 struct flow_global flow_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-bool flow_inited(const char *who)
+bool flow_not_inited(const char *who)
 {
-	if (!flow_g.inited) {
-		CORE_LOG_ERR("%s: DOCA Flow is not initialized (call doca_flow_init first)", who);
-		return false;
-	}
-	return true;
+	CORE_LOG_ERR("%s: DOCA Flow is not initialized (call doca_flow_init first)", who);
+	return false;
 }
 
 /* A stopped port stays allocated (DEAD) until doca_flow_destroy, so its handle can be
@@ -35,26 +32,17 @@ doca_error_t flow_port_check(const struct doca_flow_port *port, const char *who)
 	return DOCA_SUCCESS;
 }
 
-bool flow_pipe_valid(const struct doca_flow_pipe *pipe, const char *who)
+bool flow_pipe_invalid(const struct doca_flow_pipe *pipe, const char *who)
 {
-	if (pipe == NULL) {
+	if (pipe == NULL)
 		CORE_LOG_ERR("%s: pipe is NULL", who);
-		return false;
-	}
-	/* Pipes are aligned to their cache lines: another object is not read as one. */
-	if ((uintptr_t)pipe % _Alignof(struct doca_flow_pipe) != 0) {
+	else if ((uintptr_t)pipe % _Alignof(struct doca_flow_pipe) != 0)
 		CORE_LOG_ERR("%s: not a DOCA Flow pipe", who);
-		return false;
-	}
-	if (pipe->magic == FLOW_PIPE_DEAD) {
+	else if (pipe->magic == FLOW_PIPE_DEAD)
 		CORE_LOG_ERR("%s: pipe '%s' was destroyed", who, pipe->name);
-		return false;
-	}
-	if (pipe->magic != FLOW_PIPE_MAGIC) {
+	else
 		CORE_LOG_ERR("%s: not a DOCA Flow pipe", who);
-		return false;
-	}
-	return true;
+	return false;
 }
 
 #define CHECK_CFG(cfg) CHECK((cfg) != NULL, DOCA_ERROR_INVALID_VALUE, "%s: cfg is NULL", __func__)

@@ -72,7 +72,7 @@ static uint32_t pool_slots(const struct doca_flow_pipe *pipe)
 	return atomic_load_explicit(&pipe->pool_used, memory_order_acquire);
 }
 
-static bool in_pool(const struct doca_flow_pipe_entry *e)
+static inline bool in_pool(const struct doca_flow_pipe_entry *e)
 {
 	const struct doca_flow_pipe *p = flow_entry_pipe(e);
 	return p->pool && (uintptr_t)e - (uintptr_t)p->pool < (size_t)p->pool_n * sizeof(*e);

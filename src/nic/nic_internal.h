@@ -262,6 +262,7 @@ struct nic_pipe {
 	uint32_t nr_entries;
 	uint32_t map_algorithm;
 	int ps_field;
+	uint32_t ps_max; /* the largest path-selector value ps_field holds (nic_ps_value_check) */
 	char name[64];
 	struct nic_key const_mask;
 	struct nic_key const_val;
@@ -677,8 +678,13 @@ void nic_btable_free(struct nic_btable *bt);
  * writing; returns after the grace period that frees the old table. NO_MEMORY (and a
  * line) leaves the old table, still correct, with longer chains. */
 doca_error_t nic_buckets_grow(struct nic_pipe *p, uint32_t nr_entries);
-/* A HASH pipe's path-selector value fits its field (INVALID_VALUE and a line if not). */
-doca_error_t nic_ps_value_check(const struct nic_pipe *p, uint32_t ps_value);
+/* A HASH pipe's path-selector value fits its field (INVALID_VALUE and a line, from
+ * nic_ps_value_refuse, if not). Inline: every HASH add checks it. */
+doca_error_t nic_ps_value_refuse(const struct nic_pipe *p, uint32_t ps_value);
+static inline doca_error_t nic_ps_value_check(const struct nic_pipe *p, uint32_t ps_value)
+{
+	return __builtin_expect(ps_value <= p->ps_max, 1) ? DOCA_SUCCESS : nic_ps_value_refuse(p, ps_value);
+}
 
 /* ------------------------------------------------------------------ states.c */
 

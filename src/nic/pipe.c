@@ -148,6 +148,8 @@ doca_error_t nic_pipe_create(const struct nic_pipe_attr *attr, struct nic_pipe *
 	p->nr_entries = attr->nr_entries;
 	p->map_algorithm = attr->type == NIC_PIPE_HASH ? alg : 0;
 	p->ps_field = attr->type == NIC_PIPE_HASH ? attr->ps_field : -1;
+	uint32_t ps_bits = p->ps_field >= 0 ? nic_ps_field_bits(p->ps_field) : 32;
+	p->ps_max = ps_bits < 32 ? (1u << ps_bits) - 1 : UINT32_MAX;
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	p->const_mask = attr->const_mask;
 	for (int i = 0; i < NIC_KEY_WORDS; i++)
@@ -401,14 +403,11 @@ static doca_error_t ctrl_entry_add(struct nic_pipe *p, const struct nic_entry_at
 	return DOCA_SUCCESS;
 }
 
-doca_error_t nic_ps_value_check(const struct nic_pipe *p, uint32_t ps_value)
+doca_error_t nic_ps_value_refuse(const struct nic_pipe *p, uint32_t ps_value)
 {
-	uint32_t bits = p->ps_field >= 0 ? nic_ps_field_bits(p->ps_field) : 32;
-	if (bits < 32 && ps_value >> bits) {
-		CORE_LOG_ERR("pipe '%s': path-selector value %u does not fit %u bits", p->name, ps_value, bits);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return DOCA_SUCCESS;
+	CORE_LOG_ERR("pipe '%s': path-selector value %u does not fit %u bits", p->name, ps_value,
+		     nic_ps_field_bits(p->ps_field));
+	return DOCA_ERROR_INVALID_VALUE;
 }
 
 doca_error_t nic_entry_add(struct nic_pipe *p, const struct nic_entry_attr *attr, struct nic_entry **out)

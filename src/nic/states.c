@@ -161,6 +161,15 @@ static bool state_is(const struct nic_entry_state *s, const struct nic_actions *
 	return s->cnt == cnt && fwd_eq(&s->fwd, fwd) && memcmp(&s->actions, k, sizeof(*k)) == 0;
 }
 
+/* Whether s's key has the L4 port values intern_key takes from a on a pipe with a
+ * path-selector field (a's fields word already compared equal). */
+static bool l4_key_is(const struct nic_entry_state *s, const struct nic_actions *a)
+{
+	uint32_t f = a->fields;
+	return s->actions.l4_src == (f & (1u << NIC_AF_L4_SRC) ? a->l4_src : 0) &&
+	       s->actions.l4_dst == (f & (1u << NIC_AF_L4_DST) ? a->l4_dst : 0);
+}
+
 static doca_error_t intern_grow(struct nic_pipe *p)
 {
 	uint32_t n = p->intern ? (p->intern_mask + 1) * 2 : 64;
@@ -184,12 +193,13 @@ struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actio
 {
 	*val = p->ps_field >= 0 ? ps_value : nic_l4_set_word(a);
 	/* Entries added in a row mostly share their actions: try the last state first, and
-	 * without building the key where it is only the fields word (no rewrite but the
-	 * per-entry L4 ports, which the entry keeps: a fill's usual case). */
+	 * without building the key where the actions rewrite no more than the L4 ports (a
+	 * fill's usual case): the key is then the fields word, and the ports on a pipe with
+	 * a path-selector field (intern_key). */
 	struct nic_entry_state *last = p->intern_last;
 	const uint32_t l4_bits = 1u << NIC_AF_L4_SRC | 1u << NIC_AF_L4_DST;
-	if (last && p->ps_field < 0 && !(a->fields & ~l4_bits) && last->actions.fields == a->fields &&
-	    last->cnt == cnt && fwd_eq(&last->fwd, fwd)) {
+	if (last && !(a->fields & ~l4_bits) && last->actions.fields == a->fields && last->cnt == cnt &&
+	    fwd_eq(&last->fwd, fwd) && (p->ps_field < 0 || l4_key_is(last, a))) {
 		last->refs++;
 		return last;
 	}

@@ -1363,6 +1363,88 @@ static void test_state_refs_and_entry_word(void **state)
 	nic_state_free(NULL);
 }
 
+/*
+ * Issue 13: on a HASH pipe whose path-selector is the source port, the destination
+ * port an entry's actions rewrite is part of its interned state. Adds in a row with the
+ * same fields but another port (which the fill's shortcut for a repeated state must
+ * tell apart) get a state of their own; equal ones share it; each entry's frames leave
+ * with its own ports and valid checksums.
+ */
+static void test_hash_ps_state_keeps_ports(void **state)
+{
+	(void)state;
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 1), DOCA_SUCCESS);
+	struct nic_pipe_attr a;
+	struct nic_pipe *p = NULL;
+	memset(&a, 0, sizeof(a));
+	a.type = NIC_PIPE_HASH;
+	a.name = "ps_ports";
+	a.port_id = 0;
+	a.is_root = true;
+	a.nr_entries = 256;
+	a.ps_field = NIC_AF_L4_SRC;
+	a.map_algorithm = NIC_MAP_HASH;
+	a.fwd_miss.type = NIC_FWD_DROP;
+	memset(a.entry_mask.b + NIC_K_IP_DST, 0xff, 4);
+	assert_int_equal(nic_pipe_create(&a, &p), DOCA_SUCCESS);
+	/* dport 0: the entry rewrites only the source port. */
+	static const uint16_t dport[4] = {1111, 2222, 2222, 0};
+	uint32_t dst[4], index[4];
+	struct nic_entry *e[4];
+	for (uint32_t i = 0, ip = 0x0a000001u; i < 4; ip++) {
+		struct nic_key k;
+		uint32_t h;
+		memset(&k, 0, sizeof(k));
+		ft_wr32(k.b + NIC_K_IP_DST, ip);
+		k.b[NIC_K_L3_META] = 1;
+		assert_int_equal(nic_pipe_calc_hash(p, &k, &h), DOCA_SUCCESS);
+		bool taken = false;
+		for (uint32_t j = 0; j < i; j++)
+			taken |= index[j] == h % a.nr_entries;
+		if (taken)
+			continue;
+		dst[i] = ip;
+		index[i++] = h % a.nr_entries;
+	}
+	for (uint32_t i = 0; i < 4; i++) {
+		struct nic_entry_attr ea;
+		memset(&ea, 0, sizeof(ea));
+		ft_wr32(ea.match.b + NIC_K_IP_DST, dst[i]);
+		ea.index = index[i];
+		ea.ps_value = 5000 + i;
+		if (dport[i]) {
+			ea.actions.fields = 1u << NIC_AF_L4_DST;
+			ea.actions.l4_dst = __builtin_bswap16(dport[i]);
+		}
+		ea.fwd.type = NIC_FWD_PORT;
+		ea.fwd.port_id = 1;
+		assert_int_equal(nic_entry_add(p, &ea, &e[i]), DOCA_SUCCESS);
+	}
+	struct nic_entry_state *st[4];
+	for (uint32_t i = 0; i < 4; i++)
+		st[i] = nic_entry_state(e[i], memory_order_acquire);
+	assert_ptr_not_equal(st[0], st[1]);
+	assert_ptr_equal(st[1], st[2]);
+	assert_ptr_not_equal(st[2], st[3]);
+	assert_ptr_not_equal(st[0], st[3]);
+	for (uint32_t i = 0; i < 4; i++) {
+		uint8_t f[128], out[128];
+		uint32_t len;
+		struct nic_buf b = {f, ft_udp4(f, 1, dst[i], 3, 4)};
+		assert_int_equal(nic_port_rx_burst(0, &b, 1), 1);
+		assert_int_equal(nic_capture_pop(1, NIC_CAPTURE_TX, out, sizeof(out), &len), DOCA_SUCCESS);
+		assert_int_equal(ft_sport(out), 5000 + i);
+		assert_int_equal(ft_dport(out), dport[i] ? dport[i] : 4);
+		assert_true(ft_checksums_ok(out, len));
+	}
+	nic_pipe_destroy(p);
+	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+}
+
 /* Frames to dport 80 of port 0 from a thread of its own (a datapath thread of another
  * counter shard than the test's). */
 struct cell_sender {
@@ -2025,6 +2107,7 @@ int main(void)
 		cmocka_unit_test(test_counter_cells_fold),
 		cmocka_unit_test(test_untouched_cells_stay_unread),
 		cmocka_unit_test(test_state_refs_and_entry_word),
+		cmocka_unit_test(test_hash_ps_state_keeps_ports),
 		cmocka_unit_test(test_state_arena_commits_by_chunk),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
