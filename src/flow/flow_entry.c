@@ -72,9 +72,9 @@ static uint32_t pool_slots(const struct doca_flow_pipe *pipe)
 	return atomic_load_explicit(&pipe->pool_used, memory_order_acquire);
 }
 
-static inline bool in_pool(const struct doca_flow_pipe_entry *e)
+/* Whether e, an entry of pipe p, is one of its pool's slots (else a heap object). */
+static inline bool in_pool(const struct doca_flow_pipe *p, const struct doca_flow_pipe_entry *e)
 {
-	const struct doca_flow_pipe *p = flow_entry_pipe(e);
 	return p->pool && (uintptr_t)e - (uintptr_t)p->pool < (size_t)p->pool_n * sizeof(*e);
 }
 
@@ -196,8 +196,8 @@ static struct doca_flow_pipe_entry *entry_obtain(struct doca_flow_pipe *pipe, ui
 
 void flow_entry_release(struct doca_flow_pipe_entry *e)
 {
-	if (in_pool(e)) {
-		struct doca_flow_pipe *p = flow_entry_pipe(e);
+	struct doca_flow_pipe *p = flow_entry_pipe(e);
+	if (in_pool(p, e)) {
 		if (p->type == DOCA_FLOW_PIPE_BASIC) {
 			pthread_mutex_lock(&p->pool_lock);
 			atomic_store_explicit(&e->magic, FLOW_ENTRY_DEAD, memory_order_relaxed);
@@ -239,8 +239,8 @@ static void heap_unlink(struct doca_flow_pipe_entry *e)
 
 void flow_entry_forget(struct doca_flow_pipe_entry *e, uint16_t q)
 {
-	bool pooled = in_pool(e);
 	struct doca_flow_pipe *pipe = flow_entry_pipe(e);
+	bool pooled = in_pool(pipe, e);
 	atomic_fetch_add_explicit(&pipe->live[q].removed, 1, memory_order_relaxed);
 	int32_t id = flow_entry_shared_id(e);
 	if (pooled && id < 0)
@@ -460,7 +460,7 @@ entry_queue_add(uint16_t q, struct flow_add_op *a, struct doca_flow_pipe_entry *
 	struct doca_flow_pipe_entry *e = a->entry;
 	struct doca_flow_pipe *p = flow_entry_pipe(e);
 	/* Pool slots are found by index, not on a list: no global lock on their insertion. */
-	bool heap = !in_pool(e);
+	bool heap = !in_pool(p, e);
 	if (heap) {
 		pthread_mutex_lock(&flow_g.lock);
 		heap_link(e);

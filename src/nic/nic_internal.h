@@ -688,11 +688,39 @@ static inline doca_error_t nic_ps_value_check(const struct nic_pipe *p, uint32_t
 
 /* ------------------------------------------------------------------ states.c */
 
-/* The interned state for actions, fwd and shared counter cnt (or NULL) with one more
+/* nic_state_get past its shortcut: the state found (or made) by its intern key. */
+struct nic_entry_state *nic_state_intern(struct nic_pipe *p, const struct nic_actions *a, const struct nic_fwd *fwd,
+					 struct nic_counter *cnt);
+
+static inline bool nic_fwd_eq(const struct nic_fwd *a, const struct nic_fwd *b)
+{
+	return a->type == b->type && a->port_id == b->port_id && a->pipe == b->pipe;
+}
+
+/*
+ * The interned state for actions, fwd and shared counter cnt (or NULL) with one more
  * reference (NULL: no memory); *val is the entry's value (nic_entry.val) for it. Both
- * this and nic_state_put: under the pipe lock for writing, or intern_lock (adds). */
-struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actions *a, const struct nic_fwd *fwd,
-				      struct nic_counter *cnt, uint32_t ps_value, uint32_t *val);
+ * this and nic_state_put: under the pipe lock for writing, or intern_lock (adds).
+ * Entries added in a row mostly share their actions, so the last state is tried first,
+ * inline and without building the key where the actions rewrite no more than the L4
+ * ports (a fill's usual case): the key is then the fields word, and the ports on a pipe
+ * with a path-selector field (whose entries' value is that field's, not the ports).
+ */
+static inline struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actions *a,
+						    const struct nic_fwd *fwd, struct nic_counter *cnt,
+						    uint32_t ps_value, uint32_t *val)
+{
+	*val = p->ps_field >= 0 ? ps_value : nic_l4_set_word(a);
+	struct nic_entry_state *last = p->intern_last;
+	const uint32_t f = a->fields, l4_bits = 1u << NIC_AF_L4_SRC | 1u << NIC_AF_L4_DST;
+	if (last && !(f & ~l4_bits) && last->actions.fields == f && last->cnt == cnt && nic_fwd_eq(&last->fwd, fwd) &&
+	    (p->ps_field < 0 || (last->actions.l4_src == (f & (1u << NIC_AF_L4_SRC) ? a->l4_src : 0) &&
+				 last->actions.l4_dst == (f & (1u << NIC_AF_L4_DST) ? a->l4_dst : 0)))) {
+		last->refs++;
+		return last;
+	}
+	return nic_state_intern(p, a, fwd, cnt);
+}
 /* Drop a reference of an interned state, or free a private one. No reader may hold it. */
 void nic_state_put(struct nic_pipe *p, struct nic_entry_state *s);
 void nic_states_free_all(struct nic_pipe *p);

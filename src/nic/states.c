@@ -150,24 +150,10 @@ static uint32_t intern_hash(const struct nic_actions *k, const struct nic_fwd *f
 	return (uint32_t)(h ^ (h >> 32));
 }
 
-static bool fwd_eq(const struct nic_fwd *a, const struct nic_fwd *b)
-{
-	return a->type == b->type && a->port_id == b->port_id && a->pipe == b->pipe;
-}
-
 static bool state_is(const struct nic_entry_state *s, const struct nic_actions *k, const struct nic_fwd *fwd,
 		     const struct nic_counter *cnt)
 {
-	return s->cnt == cnt && fwd_eq(&s->fwd, fwd) && memcmp(&s->actions, k, sizeof(*k)) == 0;
-}
-
-/* Whether s's key has the L4 port values intern_key takes from a on a pipe with a
- * path-selector field (a's fields word already compared equal). */
-static bool l4_key_is(const struct nic_entry_state *s, const struct nic_actions *a)
-{
-	uint32_t f = a->fields;
-	return s->actions.l4_src == (f & (1u << NIC_AF_L4_SRC) ? a->l4_src : 0) &&
-	       s->actions.l4_dst == (f & (1u << NIC_AF_L4_DST) ? a->l4_dst : 0);
+	return s->cnt == cnt && nic_fwd_eq(&s->fwd, fwd) && memcmp(&s->actions, k, sizeof(*k)) == 0;
 }
 
 static doca_error_t intern_grow(struct nic_pipe *p)
@@ -188,21 +174,10 @@ static doca_error_t intern_grow(struct nic_pipe *p)
 	return DOCA_SUCCESS;
 }
 
-struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actions *a, const struct nic_fwd *fwd,
-				      struct nic_counter *cnt, uint32_t ps_value, uint32_t *val)
+struct nic_entry_state *nic_state_intern(struct nic_pipe *p, const struct nic_actions *a, const struct nic_fwd *fwd,
+					 struct nic_counter *cnt)
 {
-	*val = p->ps_field >= 0 ? ps_value : nic_l4_set_word(a);
-	/* Entries added in a row mostly share their actions: try the last state first, and
-	 * without building the key where the actions rewrite no more than the L4 ports (a
-	 * fill's usual case): the key is then the fields word, and the ports on a pipe with
-	 * a path-selector field (intern_key). */
 	struct nic_entry_state *last = p->intern_last;
-	const uint32_t l4_bits = 1u << NIC_AF_L4_SRC | 1u << NIC_AF_L4_DST;
-	if (last && !(a->fields & ~l4_bits) && last->actions.fields == a->fields && last->cnt == cnt &&
-	    fwd_eq(&last->fwd, fwd) && (p->ps_field < 0 || l4_key_is(last, a))) {
-		last->refs++;
-		return last;
-	}
 	struct nic_actions k;
 	intern_key(p, a, &k);
 	if (last && state_is(last, &k, fwd, cnt)) {
