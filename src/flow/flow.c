@@ -16,10 +16,9 @@ DOCA_LOG_REGISTER(FLOW);
 
 struct flow_global flow_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-bool flow_not_inited(const char *who)
+void flow_log_not_inited(const char *who)
 {
 	CORE_LOG_ERR("%s: DOCA Flow is not initialized (call doca_flow_init first)", who);
-	return false;
 }
 
 /* A stopped port stays allocated (DEAD) until doca_flow_destroy, so its handle can be
@@ -32,7 +31,7 @@ doca_error_t flow_port_check(const struct doca_flow_port *port, const char *who)
 	return DOCA_SUCCESS;
 }
 
-bool flow_pipe_invalid(const struct doca_flow_pipe *pipe, const char *who)
+void flow_log_pipe_invalid(const struct doca_flow_pipe *pipe, const char *who)
 {
 	if (pipe == NULL)
 		CORE_LOG_ERR("%s: pipe is NULL", who);
@@ -42,7 +41,6 @@ bool flow_pipe_invalid(const struct doca_flow_pipe *pipe, const char *who)
 		CORE_LOG_ERR("%s: pipe '%s' was destroyed", who, pipe->name);
 	else
 		CORE_LOG_ERR("%s: not a DOCA Flow pipe", who);
-	return false;
 }
 
 #define CHECK_CFG(cfg) CHECK((cfg) != NULL, DOCA_ERROR_INVALID_VALUE, "%s: cfg is NULL", __func__)

@@ -452,16 +452,19 @@ static inline struct doca_flow_pipe *flow_entry_pipe(const struct doca_flow_pipe
 
 /* Validation helpers: each logs one line naming the call on failure. flow_inited and
  * flow_pipe_valid are inline, since every add makes them; the lines they log on a
- * failure come from flow_not_inited and flow_pipe_invalid (both return false). */
-bool flow_not_inited(const char *who);
+ * failure come from flow_log_not_inited and flow_log_pipe_invalid. */
+void flow_log_not_inited(const char *who);
 static inline bool flow_inited(const char *who)
 {
-	return __builtin_expect(flow_g.inited, 1) || flow_not_inited(who);
+	if (__builtin_expect(flow_g.inited, 1))
+		return true;
+	flow_log_not_inited(who);
+	return false;
 }
 /* SUCCESS for a started port; BAD_STATE for a stopped one; INVALID_VALUE for NULL or a
  * pointer that is no DOCA Flow port. */
 FLOWDPA_MUST_CHECK doca_error_t flow_port_check(const struct doca_flow_port *port, const char *who);
-bool flow_pipe_invalid(const struct doca_flow_pipe *pipe, const char *who);
+void flow_log_pipe_invalid(const struct doca_flow_pipe *pipe, const char *who);
 /* Pipes are aligned to their cache lines: another object is not read as one. */
 static inline bool flow_pipe_valid(const struct doca_flow_pipe *pipe, const char *who)
 {
@@ -469,7 +472,8 @@ static inline bool flow_pipe_valid(const struct doca_flow_pipe *pipe, const char
 				     pipe->magic == FLOW_PIPE_MAGIC,
 			     1))
 		return true;
-	return flow_pipe_invalid(pipe, who);
+	flow_log_pipe_invalid(pipe, who);
+	return false;
 }
 /* A live external resource (not NULL, not destroyed). Call it under flow_g.lock where
  * the resource could be destroyed meanwhile. */

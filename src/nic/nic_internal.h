@@ -262,7 +262,7 @@ struct nic_pipe {
 	uint32_t nr_entries;
 	uint32_t map_algorithm;
 	int ps_field;
-	uint32_t ps_max; /* the largest path-selector value ps_field holds (nic_ps_value_check) */
+	uint32_t ps_max; /* the largest value ps_field holds (UINT32_MAX: no field, or 32 bits) */
 	char name[64];
 	struct nic_key const_mask;
 	struct nic_key const_val;
@@ -692,6 +692,7 @@ static inline doca_error_t nic_ps_value_check(const struct nic_pipe *p, uint32_t
 struct nic_entry_state *nic_state_intern(struct nic_pipe *p, const struct nic_actions *a, const struct nic_fwd *fwd,
 					 struct nic_counter *cnt);
 
+/* The same destination (type, port, pipe): interned states differ by it too. */
 static inline bool nic_fwd_eq(const struct nic_fwd *a, const struct nic_fwd *b)
 {
 	return a->type == b->type && a->port_id == b->port_id && a->pipe == b->pipe;

@@ -1364,18 +1364,15 @@ static void test_state_refs_and_entry_word(void **state)
 }
 
 /*
- * Issue 13: on a HASH pipe whose path-selector is the source port, the destination
- * port an entry's actions rewrite is part of its interned state. Adds in a row with the
- * same fields but another port (which the fill's shortcut for a repeated state must
- * tell apart) get a state of their own; equal ones share it; each entry's frames leave
- * with its own ports and valid checksums.
+ * Issue 13: on a HASH pipe whose path-selector is one L4 port, the other port an
+ * entry's actions rewrite is part of its interned state. Adds in a row with the same
+ * fields but another port (which the fill's shortcut for a repeated state must tell
+ * apart) get a state of their own; equal ones share it; each entry's frames leave with
+ * its own ports and valid checksums. Both ways round: selector source, rewritten
+ * destination, and the reverse.
  */
-static void test_hash_ps_state_keeps_ports(void **state)
+static void hash_ps_ports_round(bool ps_is_src)
 {
-	(void)state;
-	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
-	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
-	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 1), DOCA_SUCCESS);
 	struct nic_pipe_attr a;
 	struct nic_pipe *p = NULL;
 	memset(&a, 0, sizeof(a));
@@ -1384,13 +1381,14 @@ static void test_hash_ps_state_keeps_ports(void **state)
 	a.port_id = 0;
 	a.is_root = true;
 	a.nr_entries = 256;
-	a.ps_field = NIC_AF_L4_SRC;
+	a.ps_field = ps_is_src ? NIC_AF_L4_SRC : NIC_AF_L4_DST;
 	a.map_algorithm = NIC_MAP_HASH;
 	a.fwd_miss.type = NIC_FWD_DROP;
 	memset(a.entry_mask.b + NIC_K_IP_DST, 0xff, 4);
 	assert_int_equal(nic_pipe_create(&a, &p), DOCA_SUCCESS);
-	/* dport 0: the entry rewrites only the source port. */
-	static const uint16_t dport[4] = {1111, 2222, 2222, 0};
+	/* The port each entry's actions rewrite (0: none, the frame keeps its own). */
+	static const uint16_t port[4] = {1111, 2222, 2222, 0};
+	const uint16_t sport_in = 3, dport_in = 4;
 	uint32_t dst[4], index[4];
 	struct nic_entry *e[4];
 	for (uint32_t i = 0, ip = 0x0a000001u; i < 4; ip++) {
@@ -1414,9 +1412,12 @@ static void test_hash_ps_state_keeps_ports(void **state)
 		ft_wr32(ea.match.b + NIC_K_IP_DST, dst[i]);
 		ea.index = index[i];
 		ea.ps_value = 5000 + i;
-		if (dport[i]) {
+		if (port[i] && ps_is_src) {
 			ea.actions.fields = 1u << NIC_AF_L4_DST;
-			ea.actions.l4_dst = __builtin_bswap16(dport[i]);
+			ea.actions.l4_dst = __builtin_bswap16(port[i]);
+		} else if (port[i]) {
+			ea.actions.fields = 1u << NIC_AF_L4_SRC;
+			ea.actions.l4_src = __builtin_bswap16(port[i]);
 		}
 		ea.fwd.type = NIC_FWD_PORT;
 		ea.fwd.port_id = 1;
@@ -1432,14 +1433,25 @@ static void test_hash_ps_state_keeps_ports(void **state)
 	for (uint32_t i = 0; i < 4; i++) {
 		uint8_t f[128], out[128];
 		uint32_t len;
-		struct nic_buf b = {f, ft_udp4(f, 1, dst[i], 3, 4)};
+		struct nic_buf b = {f, ft_udp4(f, 1, dst[i], sport_in, dport_in)};
 		assert_int_equal(nic_port_rx_burst(0, &b, 1), 1);
 		assert_int_equal(nic_capture_pop(1, NIC_CAPTURE_TX, out, sizeof(out), &len), DOCA_SUCCESS);
-		assert_int_equal(ft_sport(out), 5000 + i);
-		assert_int_equal(ft_dport(out), dport[i] ? dport[i] : 4);
+		uint16_t rewritten = port[i] ? port[i] : ps_is_src ? dport_in : sport_in;
+		assert_int_equal(ft_sport(out), ps_is_src ? 5000 + i : rewritten);
+		assert_int_equal(ft_dport(out), ps_is_src ? rewritten : 5000 + i);
 		assert_true(ft_checksums_ok(out, len));
 	}
 	nic_pipe_destroy(p);
+}
+
+static void test_hash_ps_state_keeps_ports(void **state)
+{
+	(void)state;
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 1), DOCA_SUCCESS);
+	hash_ps_ports_round(true);
+	hash_ps_ports_round(false);
 	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 0), DOCA_SUCCESS);
 	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
 	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
