@@ -121,13 +121,15 @@ struct pool_run {
 };
 static _Thread_local struct pool_run pool_runs[POOL_RUNS] __attribute__((tls_model("initial-exec")));
 
+/* The thread's runs are read by index, not through a pointer: see flow_queue.h on
+ * thread-local objects under gcc's -fsanitize=undefined. */
 static struct doca_flow_pipe_entry *pool_run_take(struct doca_flow_pipe *pipe)
 {
-	struct pool_run *r = &pool_runs[pipe->pool_gen % POOL_RUNS];
-	if (r->gen == pipe->pool_gen && r->next < r->end)
-		return &pipe->pool[r->next++];
+	const uint32_t i = (uint32_t)(pipe->pool_gen % POOL_RUNS);
+	if (pool_runs[i].gen == pipe->pool_gen && pool_runs[i].next < pool_runs[i].end)
+		return &pipe->pool[pool_runs[i].next++];
 	/* Another live pool's run (which a thread may come back to) is a run of one here. */
-	uint32_t want = r->gen != pipe->pool_gen && r->next < r->end ? 1 : POOL_RUN;
+	uint32_t want = pool_runs[i].gen != pipe->pool_gen && pool_runs[i].next < pool_runs[i].end ? 1 : POOL_RUN;
 	uint32_t n = atomic_load_explicit(&pipe->pool_used, memory_order_relaxed), take;
 	do {
 		uint32_t lim = __atomic_load_n(&pipe->nr_entries, __ATOMIC_RELAXED); /* a resize raises it */
@@ -138,7 +140,7 @@ static struct doca_flow_pipe_entry *pool_run_take(struct doca_flow_pipe *pipe)
 							memory_order_relaxed));
 	core_prefault_at(&pipe->pool_pf, (size_t)(n + take) * sizeof(struct doca_flow_pipe_entry));
 	if (want > 1)
-		*r = (struct pool_run){pipe->pool_gen, n + 1, n + take};
+		pool_runs[i] = (struct pool_run){pipe->pool_gen, n + 1, n + take};
 	return &pipe->pool[n];
 }
 

@@ -37,14 +37,20 @@ extern _Thread_local struct flow_op_cache flow_op_cache __attribute__((tls_model
 /* The calling thread's cache is about to hold records: have them freed when it exits. */
 void flow_op_cache_register(void);
 
+/*
+ * The cache is read by name, never through a pointer to it: gcc 12 with
+ * -fsanitize=undefined compiled the null check of such a pointer (the thread's address
+ * of the variable) to a branch on flags left by an earlier test, and reported a null
+ * access that was not (doca_flow_pipe_hash_add_entry, `make test-sanitize`).
+ */
+
 /* A record of union flow_op_mem's size, or NULL (out of memory). */
 static inline void *flow_op_alloc(void)
 {
-	struct flow_op_cache *c = &flow_op_cache;
-	if (c->head) {
-		struct flow_op_node *n = c->head;
-		c->head = n->next;
-		c->n--;
+	struct flow_op_node *n = flow_op_cache.head;
+	if (n) {
+		flow_op_cache.head = n->next;
+		flow_op_cache.n--;
 		return n;
 	}
 	return core_malloc(sizeof(union flow_op_mem));
@@ -53,19 +59,18 @@ static inline void *flow_op_alloc(void)
 /* A record back to the thread's cache (at most FLOW_OP_CACHE_MAX kept), else freed. */
 static inline void flow_op_free(void *op)
 {
-	struct flow_op_cache *c = &flow_op_cache;
 	if (op == NULL)
 		return;
-	if (c->n >= FLOW_OP_CACHE_MAX) {
+	if (flow_op_cache.n >= FLOW_OP_CACHE_MAX) {
 		free(op);
 		return;
 	}
-	if (c->n == 0 && c->head == NULL)
+	if (flow_op_cache.n == 0 && flow_op_cache.head == NULL)
 		flow_op_cache_register();
 	struct flow_op_node *n = op;
-	n->next = c->head;
-	c->head = n;
-	c->n++;
+	n->next = flow_op_cache.head;
+	flow_op_cache.head = n;
+	flow_op_cache.n++;
 }
 
 /* A queue item: an ADD or UPD record, or (low bit set) the entry a DEL removes. */
