@@ -126,10 +126,11 @@ static _Thread_local struct pool_run pool_runs[POOL_RUNS] __attribute__((tls_mod
 static struct doca_flow_pipe_entry *pool_run_take(struct doca_flow_pipe *pipe)
 {
 	const uint32_t i = (uint32_t)(pipe->pool_gen % POOL_RUNS);
-	if (pool_runs[i].gen == pipe->pool_gen && pool_runs[i].next < pool_runs[i].end)
+	const struct pool_run r = pool_runs[i];
+	if (r.gen == pipe->pool_gen && r.next < r.end)
 		return &pipe->pool[pool_runs[i].next++];
 	/* Another live pool's run (which a thread may come back to) is a run of one here. */
-	uint32_t want = pool_runs[i].gen != pipe->pool_gen && pool_runs[i].next < pool_runs[i].end ? 1 : POOL_RUN;
+	uint32_t want = r.gen != pipe->pool_gen && r.next < r.end ? 1 : POOL_RUN;
 	uint32_t n = atomic_load_explicit(&pipe->pool_used, memory_order_relaxed), take;
 	do {
 		uint32_t lim = __atomic_load_n(&pipe->nr_entries, __ATOMIC_RELAXED); /* a resize raises it */

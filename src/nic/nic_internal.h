@@ -692,6 +692,14 @@ static inline doca_error_t nic_ps_value_check(const struct nic_pipe *p, uint32_t
 struct nic_entry_state *nic_state_intern(struct nic_pipe *p, const struct nic_actions *a, const struct nic_fwd *fwd,
 					 struct nic_counter *cnt);
 
+/* The L4 ports an interned state's key holds, in nic_l4_set_word's form: the ports the
+ * actions set on a pipe with a path-selector field (its entries' value is that field);
+ * none elsewhere (the entry's value holds them). */
+static inline uint32_t nic_intern_l4_word(const struct nic_pipe *p, const struct nic_actions *a)
+{
+	return p->ps_field >= 0 ? nic_l4_set_word(a) : 0;
+}
+
 /* The same destination (type, port, pipe): interned states differ by it too. */
 static inline bool nic_fwd_eq(const struct nic_fwd *a, const struct nic_fwd *b)
 {
@@ -704,8 +712,7 @@ static inline bool nic_fwd_eq(const struct nic_fwd *a, const struct nic_fwd *b)
  * this and nic_state_put: under the pipe lock for writing, or intern_lock (adds).
  * Entries added in a row mostly share their actions, so the last state is tried first,
  * inline and without building the key where the actions rewrite no more than the L4
- * ports (a fill's usual case): the key is then the fields word, and the ports on a pipe
- * with a path-selector field (whose entries' value is that field's, not the ports).
+ * ports (a fill's usual case): the key is then the fields word and nic_intern_l4_word.
  */
 static inline struct nic_entry_state *nic_state_get(struct nic_pipe *p, const struct nic_actions *a,
 						    const struct nic_fwd *fwd, struct nic_counter *cnt,
@@ -715,8 +722,7 @@ static inline struct nic_entry_state *nic_state_get(struct nic_pipe *p, const st
 	struct nic_entry_state *last = p->intern_last;
 	const uint32_t f = a->fields, l4_bits = 1u << NIC_AF_L4_SRC | 1u << NIC_AF_L4_DST;
 	if (last && !(f & ~l4_bits) && last->actions.fields == f && last->cnt == cnt && nic_fwd_eq(&last->fwd, fwd) &&
-	    (p->ps_field < 0 || (last->actions.l4_src == (f & (1u << NIC_AF_L4_SRC) ? a->l4_src : 0) &&
-				 last->actions.l4_dst == (f & (1u << NIC_AF_L4_DST) ? a->l4_dst : 0)))) {
+	    (last->actions.l4_src | (uint32_t)last->actions.l4_dst << 16) == nic_intern_l4_word(p, a)) {
 		last->refs++;
 		return last;
 	}

@@ -112,10 +112,9 @@ static void intern_key(const struct nic_pipe *p, const struct nic_actions *a, st
 	memset(k, 0, sizeof(*k));
 	uint32_t f = a->fields;
 	k->fields = f;
-	if (p->ps_field >= 0) {
-		k->l4_src = f & (1u << NIC_AF_L4_SRC) ? a->l4_src : 0;
-		k->l4_dst = f & (1u << NIC_AF_L4_DST) ? a->l4_dst : 0;
-	}
+	uint32_t ports = nic_intern_l4_word(p, a);
+	k->l4_src = (uint16_t)ports;
+	k->l4_dst = (uint16_t)(ports >> 16);
 	if (f & (1u << NIC_AF_ETH_SRC))
 		memcpy(k->eth_src, a->eth_src, 6);
 	if (f & (1u << NIC_AF_ETH_DST))
