@@ -14,36 +14,136 @@
 DOCA_LOG_REGISTER(NIC::GRACE);
 
 #define DP_MAX_THREADS 256
+#define DP_SHARED (NIC_CNT_SHARDS - 1) /* the shard every thread without its own counts on */
+_Static_assert(DP_SHARED == 1, "one private shard: dp_shard_seek looks at shard 0 only");
 
 /* One per datapath thread; odd seq = inside a burst. Padded: each is written per burst. */
 struct dp_slot {
 	_Alignas(64) _Atomic uint64_t seq;
 	_Atomic bool used;
-	uint32_t shard; /* counter shard of the thread */
+	_Atomic uint32_t shard; /* counter shard of the thread; a thief may set it to DP_SHARED */
 };
 
 static struct dp_slot dp_slots[DP_MAX_THREADS];
 /* Slots ever used are below this: a grace period scans only them (each is a cache line). */
 static _Atomic int dp_slots_hw;
-/* Counter shards 0 .. NIC_CNT_SHARDS - 2 owned by a thread (bit set); the last is shared. */
-static _Atomic uint32_t dp_shards_owned;
+/* The slot + 1 of the thread owning each private shard, 0: none. */
+static _Atomic int dp_shard_owner[DP_SHARED];
 static _Thread_local int dp_me = -1;
 static pthread_key_t dp_key;
 static pthread_once_t dp_once = PTHREAD_ONCE_INIT;
+
+/*
+ * A thread on the shared shard watches one private shard's owner: when that owner ran no
+ * burst in NIC_DP_STEAL_PERIOD of this thread's, the shard is taken over (dp_shard_steal).
+ * Without this, a thread that handled a few frames once and lived on (a test's or an
+ * application's control thread) kept the shard whose cell sits in the entry for its
+ * lifetime, and the threads doing the work counted with locked adds on a line of their
+ * own: a W1 N=1M run in bench/datapath lost a third of its rate to that.
+ */
+static _Thread_local struct {
+	uint32_t countdown;
+	int owner;    /* slot watched, -1: none */
+	uint64_t seq; /* its seq when last seen */
+} dp_watch = {NIC_DP_STEAL_PERIOD, -1, 0};
+
+/* Slot s (this thread's) owns private shard sh from now on; a thief that takes it makes
+ * this thread watch afresh. */
+static void dp_shard_own(struct dp_slot *s, uint32_t sh)
+{
+	atomic_store_explicit(&s->shard, sh, memory_order_relaxed);
+	dp_watch.countdown = NIC_DP_STEAL_PERIOD;
+	dp_watch.owner = -1;
+}
+
+/* Give up s's private shard, unless a thief took it first. */
+static void dp_shard_release(struct dp_slot *s, int me)
+{
+	uint32_t sh = atomic_load_explicit(&s->shard, memory_order_relaxed);
+	if (sh != DP_SHARED && atomic_compare_exchange_strong_explicit(&s->shard, &sh, DP_SHARED, memory_order_acq_rel,
+								       memory_order_relaxed)) {
+		int owner = me + 1;
+		/* Release: the next owner of the shard sees every count this thread wrote. */
+		atomic_compare_exchange_strong_explicit(&dp_shard_owner[sh], &owner, 0, memory_order_release,
+							memory_order_relaxed);
+	}
+}
 
 static void dp_thread_exit(void *arg)
 {
 	struct dp_slot *s = arg;
 	atomic_store_explicit(&s->seq, 0, memory_order_release);
-	/* Release: the next owner of the shard sees every count this thread wrote. */
-	if (s->shard < NIC_CNT_SHARDS - 1)
-		atomic_fetch_and_explicit(&dp_shards_owned, ~(1u << s->shard), memory_order_release);
+	dp_shard_release(s, (int)(s - dp_slots));
 	atomic_store_explicit(&s->used, false, memory_order_release);
 }
 
 static void dp_key_init(void)
 {
 	pthread_key_create(&dp_key, dp_thread_exit);
+}
+
+/* A private shard no thread owns, for slot me (outside a burst); false: none free. */
+static bool dp_shard_claim(struct dp_slot *s, int me)
+{
+	for (uint32_t sh = 0; sh < DP_SHARED; sh++) {
+		int none = 0;
+		/* Acquire: the counts of its last owner (dp_shard_release). */
+		if (atomic_compare_exchange_strong_explicit(&dp_shard_owner[sh], &none, me + 1, memory_order_acquire,
+							    memory_order_relaxed)) {
+			dp_shard_own(s, sh);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Take private shard sh from the thread of slot v for slot me (outside a burst). The
+ * owner reads its shard after making its seq odd and a full fence (nic_dp_enter); the
+ * thief marks it shared, fences, then reads the owner's seq: either the owner's next
+ * burst reads DP_SHARED, or the thief sees it inside and waits for it to leave. Both
+ * fences being seq_cst, no burst of the owner on sh overlaps the thief's, and the owner's
+ * release at the end of its last burst on sh makes its counts visible (acquire).
+ */
+static void dp_shard_steal(struct dp_slot *s, int me, uint32_t sh, int v)
+{
+	struct dp_slot *o = &dp_slots[v];
+	uint32_t cur = sh;
+	if (!atomic_compare_exchange_strong_explicit(&o->shard, &cur, DP_SHARED, memory_order_relaxed,
+						     memory_order_relaxed))
+		return; /* it left, or another thief came first */
+	atomic_thread_fence(memory_order_seq_cst);
+	uint64_t q = atomic_load_explicit(&o->seq, memory_order_acquire);
+	for (unsigned spins = 0; (q & 1) && atomic_load_explicit(&o->seq, memory_order_acquire) == q; spins++)
+		if (spins > 64)
+			sched_yield();
+	atomic_store_explicit(&dp_shard_owner[sh], me + 1, memory_order_relaxed);
+	dp_shard_own(s, sh);
+}
+
+/* A thread on the shared shard, before a burst: the private shard when it is free (a
+ * load of a line that seldom changes), or every NIC_DP_STEAL_PERIOD bursts, when its owner
+ * ran no burst since the last look. */
+static void dp_shard_seek(struct dp_slot *s, int me)
+{
+	const uint32_t sh = 0;
+	int v = atomic_load_explicit(&dp_shard_owner[sh], memory_order_relaxed) - 1;
+	if (v < 0) {
+		(void)dp_shard_claim(s, me);
+		return;
+	}
+	if (--dp_watch.countdown)
+		return;
+	dp_watch.countdown = NIC_DP_STEAL_PERIOD;
+	if (v == me)
+		return;
+	uint64_t q = atomic_load_explicit(&dp_slots[v].seq, memory_order_relaxed);
+	if (v == dp_watch.owner && q == dp_watch.seq && !(q & 1)) {
+		dp_shard_steal(s, me, sh, v);
+		return;
+	}
+	dp_watch.owner = v;
+	dp_watch.seq = q;
 }
 
 static int dp_register(void)
@@ -58,14 +158,8 @@ static int dp_register(void)
 			int hw = atomic_load_explicit(&dp_slots_hw, memory_order_relaxed);
 			while (hw <= i && !atomic_compare_exchange_weak(&dp_slots_hw, &hw, i + 1))
 				;
-			dp_slots[i].shard = NIC_CNT_SHARDS - 1;
-			for (uint32_t sh = 0; sh < NIC_CNT_SHARDS - 1; sh++) {
-				uint32_t bit = 1u << sh;
-				if (!(atomic_fetch_or_explicit(&dp_shards_owned, bit, memory_order_acquire) & bit)) {
-					dp_slots[i].shard = sh;
-					break;
-				}
-			}
+			atomic_store_explicit(&dp_slots[i].shard, DP_SHARED, memory_order_relaxed);
+			(void)dp_shard_claim(&dp_slots[i], i);
 			return i;
 		}
 	}
@@ -78,10 +172,13 @@ uint32_t nic_dp_enter(void)
 {
 	int me = dp_me >= 0 ? dp_me : dp_register();
 	struct dp_slot *s = &dp_slots[me];
+	if (atomic_load_explicit(&s->shard, memory_order_relaxed) == DP_SHARED)
+		dp_shard_seek(s, me);
 	atomic_store_explicit(&s->seq, atomic_load_explicit(&s->seq, memory_order_relaxed) + 1, memory_order_relaxed);
-	/* Order the odd seq before every load of pipe state (pairs with synchronize's fence). */
+	/* Order the odd seq before every load of pipe state, and before the load of the
+	 * shard (a thief's dp_shard_steal); pairs with synchronize's fence. */
 	atomic_thread_fence(memory_order_seq_cst);
-	return s->shard;
+	return atomic_load_explicit(&s->shard, memory_order_relaxed);
 }
 
 void nic_dp_exit(void)
