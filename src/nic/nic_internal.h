@@ -955,6 +955,10 @@ uint8_t nic_key_active_words(const struct nic_key *mask, uint8_t words[NIC_KEY_W
  * private one when it was free or its owner idle (grace.c), else the shared one. */
 uint32_t nic_dp_enter(void);
 void nic_dp_exit(void);
+/* For tests of the handover: take the owned shard for the calling thread now, outside
+ * a burst, as a thread on the shared shard does from an idle owner (waiting out a burst
+ * the owner is in); returns the calling thread's shard. */
+uint32_t nic_dp_shard_take(void);
 
 /* Ports (port.c). The per-packet part of a port, read with relaxed/acquire loads. */
 struct nic_port_hot {

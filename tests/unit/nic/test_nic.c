@@ -1457,8 +1457,7 @@ static void test_hash_ps_state_keeps_ports(void **state)
 	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
 }
 
-/* Frames to dport 80 of port 0 from a thread of its own (a datapath thread of another
- * counter shard than the test's). */
+/* Frames to dport 80 of port 0 from a datapath thread of its own. */
 struct cell_sender {
 	pthread_t t;
 	uint32_t n;
@@ -2127,6 +2126,26 @@ static void *shard_send(void *arg)
 	return NULL;
 }
 
+/* Ports 0 and 1 started (1 without capture) and a root pipe on dport with one entry
+ * (dport 80, its own counter): the shard tests' frames go there. */
+static struct nic_pipe *shard_pipe_create(struct nic_entry **e)
+{
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 0), DOCA_SUCCESS);
+	struct nic_pipe *p = basic_on_dport(0, true, 4);
+	*e = add_dport_sport(p, 80, 7, DOCA_SUCCESS);
+	return p;
+}
+
+static void shard_pipe_destroy(struct nic_pipe *p)
+{
+	nic_pipe_destroy(p);
+	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 1024), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+}
+
 /* Bursts in lockstep with the test's thread (step: even, its turn; odd, this one's). */
 struct lockstep {
 	pthread_t t;
@@ -2176,11 +2195,8 @@ static uint32_t probes_until_shard(struct nic_buf *b, uint32_t want, uint32_t ma
 static void test_idle_shard_owner_loses_it(void **state)
 {
 	(void)state;
-	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
-	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
-	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 0), DOCA_SUCCESS);
-	struct nic_pipe *p = basic_on_dport(0, true, 4);
-	struct nic_entry *e = add_dport_sport(p, 80, 7, DOCA_SUCCESS);
+	struct nic_entry *e;
+	struct nic_pipe *p = shard_pipe_create(&e);
 	uint8_t f[128];
 	struct nic_buf b = {f, ft_udp4(f, 1, 2, 3, 80)};
 	const uint64_t len = b.len;
@@ -2242,10 +2258,7 @@ static void test_idle_shard_owner_loses_it(void **state)
 	assert_int_equal(pk, sent0 + 2 * n + probes);
 	assert_int_equal(by, (sent0 + 2 * n + probes) * len);
 
-	nic_pipe_destroy(p);
-	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 1024), DOCA_SUCCESS);
-	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
-	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+	shard_pipe_destroy(p);
 }
 
 /* Two threads taking turns (turn: whose), each turn PING_BURSTS frames to dport 80. */
@@ -2295,11 +2308,8 @@ static void *ping_side_run(void *arg)
 static void test_shard_ping_pong(void **state)
 {
 	(void)state;
-	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
-	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
-	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 0), DOCA_SUCCESS);
-	struct nic_pipe *p = basic_on_dport(0, true, 4);
-	struct nic_entry *e = add_dport_sport(p, 80, 7, DOCA_SUCCESS);
+	struct nic_entry *e;
+	struct nic_pipe *p = shard_pipe_create(&e);
 	assert_int_equal(nic_dp_enter(), 0); /* this thread owns it: the first turn takes it */
 	nic_dp_exit();
 	struct ping_ctx ctx = {0};
@@ -2317,10 +2327,61 @@ static void test_shard_ping_pong(void **state)
 	uint64_t pk, by;
 	assert_int_equal(nic_entry_counter_read(p, e, &pk, &by), DOCA_SUCCESS);
 	assert_int_equal(pk, (uint64_t)PING_TURNS * PING_BURSTS);
-	nic_pipe_destroy(p);
-	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 1024), DOCA_SUCCESS);
-	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
-	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+	shard_pipe_destroy(p);
+}
+
+/* A thread taking the owned shard at once (nic_dp_shard_take), then counting hits of its
+ * own on entry e with it, in a burst. */
+struct shard_taker {
+	pthread_t t;
+	struct nic_pipe *p;
+	struct nic_entry *e;
+	uint32_t hits, len, got;
+	_Atomic bool started, done;
+};
+
+static void *shard_take_run(void *arg)
+{
+	struct shard_taker *st = arg;
+	atomic_store(&st->started, true);
+	st->got = nic_dp_shard_take();
+	atomic_store(&st->done, true);
+	uint32_t sh = nic_dp_enter();
+	for (uint32_t i = 0; i < st->hits; i++)
+		nic_entry_hit(st->p, st->e, st->len, sh);
+	nic_dp_exit();
+	return NULL;
+}
+
+/*
+ * A thief never counts on the owned shard while its owner is in a burst: it waits for
+ * the burst to end, and then sees every count the owner made in it.
+ */
+static void test_shard_taken_after_the_burst(void **state)
+{
+	(void)state;
+	struct nic_entry *e;
+	struct nic_pipe *p = shard_pipe_create(&e);
+	uint64_t pk0, by0, pk, by;
+	assert_int_equal(nic_entry_counter_read(p, e, &pk0, &by0), DOCA_SUCCESS);
+	struct shard_taker st = {.p = p, .e = e, .hits = 1000, .len = 60};
+	assert_int_equal(nic_dp_enter(), 0); /* this thread's burst, on the owned shard */
+	assert_int_equal(pthread_create(&st.t, NULL, shard_take_run, &st), 0);
+	while (!atomic_load(&st.started))
+		sched_yield();
+	for (int i = 0; i < 1000; i++)
+		nic_entry_hit(p, e, 60, 0);
+	usleep(50 * 1000); /* time enough for a thief that would not wait */
+	assert_false(atomic_load(&st.done));
+	nic_dp_exit();
+	void *rc;
+	assert_int_equal(pthread_join(st.t, &rc), 0);
+	assert_null(rc);
+	assert_int_equal(st.got, 0);
+	assert_int_equal(nic_entry_counter_read(p, e, &pk, &by), DOCA_SUCCESS);
+	assert_int_equal(pk - pk0, 2000);
+	assert_int_equal(by - by0, 2000 * 60);
+	shard_pipe_destroy(p);
 }
 
 int main(void)
@@ -2353,6 +2414,7 @@ int main(void)
 		cmocka_unit_test(test_untouched_cells_stay_unread),
 		cmocka_unit_test(test_idle_shard_owner_loses_it),
 		cmocka_unit_test(test_shard_ping_pong),
+		cmocka_unit_test(test_shard_taken_after_the_burst),
 		cmocka_unit_test(test_state_refs_and_entry_word),
 		cmocka_unit_test(test_hash_ps_state_keeps_ports),
 		cmocka_unit_test(test_state_arena_commits_by_chunk),
