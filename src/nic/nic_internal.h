@@ -948,11 +948,11 @@ bool nic_parse_general(const uint8_t *frame, uint32_t len, uint16_t port_id, str
 uint8_t nic_key_active_words(const struct nic_key *mask, uint8_t words[NIC_KEY_WORDS]);
 
 /* Datapath thread registration for nic_dp_synchronize (datapath.c). */
-/* Bursts a thread on the shared counter shard runs between two looks at the private
+/* Bursts a thread on the shared counter shard runs between two looks at the owned
  * shard's owner: an owner that ran no burst between two looks loses the shard to it. */
 #define NIC_DP_STEAL_PERIOD 256
 /* Enter a burst; returns the calling thread's counter shard (see struct nic_counter): the
- * private one when it was free or its owner idle (grace.c), else the shared one. */
+ * owned one when it was free or its owner idle (grace.c), else the shared one. */
 uint32_t nic_dp_enter(void);
 void nic_dp_exit(void);
 /* For tests of the handover: take the owned shard for the calling thread now, outside

@@ -1474,6 +1474,14 @@ static void *cell_send(void *arg)
 	return NULL;
 }
 
+/* An empty burst: the counter shard the calling thread's bursts take now. */
+static uint32_t shard_probe(void)
+{
+	uint32_t sh = nic_dp_enter();
+	nic_dp_exit();
+	return sh;
+}
+
 /* Preset every own-counter cell of e to pkts packets and bytes bytes (slot unused). */
 static void cells_preset(struct nic_pipe *p, struct nic_entry *e, uint64_t pkts, uint64_t bytes)
 {
@@ -1502,8 +1510,7 @@ static void test_counter_cells_fold(void **state)
 	const uint64_t len = ft_udp4(f, 1, 2, 3, 80), below = (1ull << 23) - 1;
 	uint64_t pk, by, base = NIC_CNT_SHARDS * below;
 	cells_preset(p, e, below, 1000);
-	uint32_t mine = nic_dp_enter(); /* this thread's counter shard */
-	nic_dp_exit();
+	uint32_t mine = shard_probe(); /* this thread's counter shard */
 	assert_int_equal(sport_out(80), 7); /* this thread's cell folds */
 	assert_int_equal(nic_entry_cell(p, e, mine)->w, 0);
 	assert_int_equal(nic_entry_counter_read(p, e, &pk, &by), DOCA_SUCCESS);
@@ -1526,11 +1533,10 @@ static void test_counter_cells_fold(void **state)
 	assert_int_equal(nic_capture_set_depth(1, NIC_CAPTURE_TX, 1024), DOCA_SUCCESS);
 
 	/* Two more threads: their adds fold the shared shard's cell while this one reads.
-	 * This thread owns the private shard, so the first sender to start runs at least
+	 * This thread owns the owned shard, so the first sender to start runs at least
 	 * 2 * NIC_DP_STEAL_PERIOD - 1 bursts on the shared one before it may take it over
 	 * (this thread runs none meanwhile): enough to cross the fold from here. */
-	assert_int_equal(nic_dp_enter(), 0);
-	nic_dp_exit();
+	assert_int_equal(shard_probe(), 0);
 	cells_preset(p, e, below - NIC_DP_STEAL_PERIOD, 0);
 	uint64_t pk0, by0;
 	assert_int_equal(nic_entry_counter_read(p, e, &pk0, &by0), DOCA_SUCCESS);
@@ -2066,8 +2072,7 @@ static void test_untouched_cells_stay_unread(void **state)
 	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
 	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
 	struct nic_pipe *p = basic_on_dport(0, true, 1024);
-	uint32_t mine = nic_dp_enter();
-	nic_dp_exit();
+	uint32_t mine = shard_probe();
 	assert_int_equal(mine, 0); /* this thread owns the shard in the entry */
 	size_t spill_len = (size_t)p->pool_n * sizeof(*p->spill), cells_len = (size_t)p->pool_n * sizeof(*p->cells[1]);
 	struct nic_entry *e[4];
@@ -2099,7 +2104,7 @@ static void test_untouched_cells_stay_unread(void **state)
 struct shard_sender {
 	pthread_t t;
 	uint32_t n;
-	uint32_t first_private; /* the first probe that gave the private shard, UINT32_MAX: none */
+	uint32_t first_owned; /* the first probe that gave the owned shard, UINT32_MAX: none */
 	bool park;
 	_Atomic bool parked, end;
 };
@@ -2109,13 +2114,12 @@ static void *shard_send(void *arg)
 	struct shard_sender *ss = arg;
 	uint8_t f[128];
 	struct nic_buf b = {f, ft_udp4(f, 1, 2, 3, 80)};
-	ss->first_private = UINT32_MAX;
+	ss->first_owned = UINT32_MAX;
 	for (uint32_t i = 0; i < ss->n; i++) {
-		uint32_t sh = nic_dp_enter();
-		nic_dp_exit();
-		if (sh == 0 && ss->first_private == UINT32_MAX)
-			ss->first_private = i;
-		if (ss->first_private != UINT32_MAX && sh != 0)
+		uint32_t sh = shard_probe();
+		if (sh == 0 && ss->first_owned == UINT32_MAX)
+			ss->first_owned = i;
+		if (ss->first_owned != UINT32_MAX && sh != 0)
 			return (void *)1; /* lost to a thread that ran no burst */
 		if (nic_port_rx_burst(0, &b, 1) != 1)
 			return (void *)2;
@@ -2151,7 +2155,7 @@ struct lockstep {
 	pthread_t t;
 	uint32_t n;
 	_Atomic uint32_t step;
-	bool got_private;
+	bool got_owned;
 };
 
 static void *lockstep_send(void *arg)
@@ -2162,8 +2166,7 @@ static void *lockstep_send(void *arg)
 	for (uint32_t i = 0; i < ls->n; i++) {
 		while (atomic_load(&ls->step) != 2 * i + 1)
 			sched_yield();
-		ls->got_private |= nic_dp_enter() == 0;
-		nic_dp_exit();
+		ls->got_owned |= shard_probe() == 0;
 		if (nic_port_rx_burst(0, &b, 1) != 1)
 			return (void *)1;
 		atomic_store(&ls->step, 2 * i + 2);
@@ -2176,8 +2179,7 @@ static void *lockstep_send(void *arg)
 static uint32_t probes_until_shard(struct nic_buf *b, uint32_t want, uint32_t max)
 {
 	for (uint32_t i = 0; i <= max; i++) {
-		uint32_t sh = nic_dp_enter();
-		nic_dp_exit();
+		uint32_t sh = shard_probe();
 		if (sh == want)
 			return i;
 		assert_int_equal(nic_port_rx_burst(0, b, 1), 1);
@@ -2186,7 +2188,7 @@ static uint32_t probes_until_shard(struct nic_buf *b, uint32_t want, uint32_t ma
 }
 
 /*
- * Issue 13: the private counter shard (its cell is in the entry, counted without a
+ * Issue 13: the owned counter shard (its cell is in the entry, counted without a
  * locked instruction) goes to the threads that run bursts. A thread on the shared shard
  * takes it over from an owner that ran no burst between two of its looks, NIC_DP_STEAL_PERIOD
  * bursts apart, and takes a free one at its next burst; an owner keeps it while it runs
@@ -2202,8 +2204,7 @@ static void test_idle_shard_owner_loses_it(void **state)
 	const uint64_t len = b.len;
 	for (int i = 0; i < 10; i++)
 		assert_int_equal(nic_port_rx_burst(0, &b, 1), 1);
-	assert_int_equal(nic_dp_enter(), 0); /* this thread owns it */
-	nic_dp_exit();
+	assert_int_equal(shard_probe(), 0); /* this thread owns it */
 
 	/* Another thread running bursts in lockstep with this one never takes it. */
 	struct lockstep ls = {.n = 4 * NIC_DP_STEAL_PERIOD};
@@ -2217,9 +2218,8 @@ static void test_idle_shard_owner_loses_it(void **state)
 	void *rc;
 	assert_int_equal(pthread_join(ls.t, &rc), 0);
 	assert_null(rc);
-	assert_false(ls.got_private);
-	assert_int_equal(nic_dp_enter(), 0);
-	nic_dp_exit();
+	assert_false(ls.got_owned);
+	assert_int_equal(shard_probe(), 0);
 	const uint64_t sent0 = 10 + 2 * ls.n;
 
 	/* A sender takes it from this thread, idle, within two looks, and keeps it. */
@@ -2229,13 +2229,13 @@ static void test_idle_shard_owner_loses_it(void **state)
 	while (!atomic_load(&a.parked))
 		sched_yield();
 	/* Its second look, at its burst 2 * NIC_DP_STEAL_PERIOD (two bursts a probe). */
-	assert_int_equal(a.first_private, NIC_DP_STEAL_PERIOD);
+	assert_int_equal(a.first_owned, NIC_DP_STEAL_PERIOD);
 	uint64_t pk, by;
 	assert_int_equal(nic_entry_counter_read(p, e, &pk, &by), DOCA_SUCCESS);
 	assert_int_equal(pk, sent0 + n);
 	assert_int_equal(by, (sent0 + n) * len);
 
-	/* Robbed, this thread counts on the shared shard, and takes the private one back
+	/* Robbed, this thread counts on the shared shard, and takes the owned one back
 	 * from the sender, now idle, within two looks of its own. */
 	uint32_t probes = probes_until_shard(&b, 0, 4 * NIC_DP_STEAL_PERIOD);
 	assert_int_equal(probes, NIC_DP_STEAL_PERIOD);
@@ -2252,7 +2252,7 @@ static void test_idle_shard_owner_loses_it(void **state)
 	assert_int_equal(pthread_create(&c.t, NULL, shard_send, &c), 0);
 	assert_int_equal(pthread_join(c.t, &rc), 0);
 	assert_null(rc);
-	assert_true(c.first_private != UINT32_MAX);
+	assert_true(c.first_owned != UINT32_MAX);
 	assert_int_equal(probes_until_shard(&b, 0, 0), 0);
 	assert_int_equal(nic_entry_counter_read(p, e, &pk, &by), DOCA_SUCCESS);
 	assert_int_equal(pk, sent0 + 2 * n + probes);
@@ -2270,7 +2270,7 @@ struct ping_ctx {
 		pthread_t t;
 		uint32_t me;
 		struct ping_ctx *ctx;
-		uint32_t robbed, owned; /* turns begun on the shared shard, ended on the private one */
+		uint32_t robbed, owned; /* turns begun on the shared shard, ended on the owned one */
 	} side[2];
 };
 
@@ -2284,8 +2284,7 @@ static void *ping_side_run(void *arg)
 			sched_yield();
 		uint32_t first = 0, last = 0;
 		for (uint32_t i = 0; i < PING_BURSTS; i++) {
-			uint32_t sh = nic_dp_enter();
-			nic_dp_exit();
+			uint32_t sh = shard_probe();
 			first = i ? first : sh;
 			last = sh;
 			if (nic_port_rx_burst(0, &b, 1) != 1)
@@ -2302,7 +2301,7 @@ static void *ping_side_run(void *arg)
 }
 
 /*
- * Two datapath threads taking turns, each idle while the other runs: the private shard
+ * Two datapath threads taking turns, each idle while the other runs: the owned shard
  * changes hands at every turn, and every frame is counted once.
  */
 static void test_shard_ping_pong(void **state)
@@ -2310,8 +2309,7 @@ static void test_shard_ping_pong(void **state)
 	(void)state;
 	struct nic_entry *e;
 	struct nic_pipe *p = shard_pipe_create(&e);
-	assert_int_equal(nic_dp_enter(), 0); /* this thread owns it: the first turn takes it */
-	nic_dp_exit();
+	assert_int_equal(shard_probe(), 0); /* this thread owns it: the first turn takes it */
 	struct ping_ctx ctx = {0};
 	for (uint32_t i = 0; i < 2; i++) {
 		ctx.side[i] = (struct ping_side){.me = i, .ctx = &ctx};
