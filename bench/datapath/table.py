@@ -115,6 +115,8 @@ for n, sfx, tag in (("1M", M, "n1048576"), ("16M", G, "n16777216")):
     peer_x = ("bpf_add_kops" + sfx, 0.001)
     row("BASIC keyed N=%s, 1 queue" % n, ("insert_basic_%s_1q_meps" % tag,), peer_d, peer_x)
     row("BASIC keyed N=%s, 2 queues/2 threads" % n, ("insert_basic_%s_2q_meps" % tag,), peer_d, peer_x)
+    row("BASIC keyed N=%s, 2 queues vs 1 (x)" % n, ("insert_basic_%s_2q_vs_1q" % tag,), target=">= 1.5x")
+    row("  this machine, 2 threads vs 1 (x)", ("machine_%s_2thread_scaling" % tag,))
     row("HASH by index N=%s" % n, ("insert_hash_%s_meps" % tag,), peer_d, peer_x)
 row("  (peer del+add pairs N=1024 / N=1M)", ("",), ("dpdk_hash_deladd_mops", 1.0), ("bpf_deladd_kops", 0.001))
 row("", ("",), ("dpdk_hash_deladd_mops" + M, 1.0), ("bpf_deladd_kops" + M, 0.001))

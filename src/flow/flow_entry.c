@@ -36,8 +36,11 @@ doca_error_t flow_entry_pool_create(struct doca_flow_pipe *pipe)
 			 -1, 0);
 	CHECK(mem != MAP_FAILED, DOCA_ERROR_NO_MEMORY, "doca_flow_pipe_create: pipe '%s': no memory for %u entries",
 	      pipe->name, pipe->nr_entries);
-	/* One fault per 2 MiB of slots, not per 4 KiB, where the kernel has huge pages. */
-	if (pool_bytes(pipe) >= (4u << 20) && pipe->type == DOCA_FLOW_PIPE_HASH)
+	/* One fault per 2 MiB of slots, not per 4 KiB, where the kernel has huge pages. A
+	 * BASIC pool is filled in order and committed ahead of its cursor by the prefault
+	 * thread, which also pays for any compaction a huge page needs: one queue's keyed
+	 * fill of 1M entries went from 9 to 12.5 M/s with them (docs/flow.md, Insertion). */
+	if (pool_bytes(pipe) >= (4u << 20))
 		(void)madvise(mem, pool_bytes(pipe), MADV_HUGEPAGE);
 	pipe->pool_mem = mem;
 	pipe->pool = mem;
@@ -106,14 +109,18 @@ static struct doca_flow_pipe_entry *pool_claim(struct doca_flow_pipe *pipe, uint
 }
 
 /*
- * A thread's run of never-used BASIC slots, claimed with one atomic for POOL_RUN adds,
- * so that threads filling one pipe neither share the claim's line per add nor write
- * each other's handle lines. A few runs per thread (by pool generation); a run is
- * replaced only once used up, so a pool whose place holds another's run claims single
- * slots instead of abandoning it. At most what is left of a run when its thread exits
- * is never handed out (adds past the pool take heap handles, as past nr_entries).
+ * A thread's run of never-used BASIC slots, claimed with one atomic for up to POOL_RUN
+ * adds, so that threads filling one pipe neither share the claim's line per add nor
+ * write next to each other's handles: with runs of 32 (768 bytes), two queues filling
+ * one pipe interleaved their blocks (each core's prefetchers most likely pulled in the
+ * lines the other was about to write), and the add call cost twice what it did on one
+ * queue. A small pool's runs are a sixteenth of it at most, so that one thread does not
+ * take a pipe's handles from the others. A few runs per thread (by pool generation); a
+ * run is replaced only once used up, so a pool whose place holds another's run claims
+ * single slots instead of abandoning it. At most what is left of a run when its thread
+ * exits is never handed out (adds past the pool take heap handles, as past nr_entries).
  */
-#define POOL_RUN 32
+#define POOL_RUN 256
 #define POOL_RUNS 4
 struct pool_run {
 	uint64_t gen; /* the pool's pool_gen; 0: none */
@@ -130,7 +137,8 @@ static struct doca_flow_pipe_entry *pool_run_take(struct doca_flow_pipe *pipe)
 	if (r.gen == pipe->pool_gen && r.next < r.end)
 		return &pipe->pool[pool_runs[i].next++];
 	/* Another live pool's run (which a thread may come back to) is a run of one here. */
-	uint32_t want = r.gen != pipe->pool_gen && r.next < r.end ? 1 : POOL_RUN;
+	uint32_t run = pipe->pool_n / 16 < POOL_RUN ? pipe->pool_n / 16 : POOL_RUN;
+	uint32_t want = (r.gen != pipe->pool_gen && r.next < r.end) || run == 0 ? 1 : run;
 	uint32_t n = atomic_load_explicit(&pipe->pool_used, memory_order_relaxed), take;
 	do {
 		uint32_t lim = __atomic_load_n(&pipe->nr_entries, __ATOMIC_RELAXED); /* a resize raises it */

@@ -5,14 +5,19 @@
  * ignored, an unsupported byte refused with one log line and nothing queued), and entry
  * handles come from the pipe's pool (adds queued past nr_entries get their own handle
  * and complete with ERROR; a handle freed by a processed removal is reused; a pipe
- * destroyed with live entries frees them). Real frames check what each entry matches.
+ * destroyed with live entries frees them; each adding thread takes handles from a run
+ * of its own, a small pipe's runs leave handles for the other threads). Real frames
+ * check what each entry matches.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 
 #include <cmocka.h>
+
+#include <flow/flow_internal.h>
 
 #include "flow_test_common.h"
 #include "log_capture.h"
@@ -144,6 +149,125 @@ static void test_pool_handles(void **state)
 	doca_flow_pipe_destroy(p);
 }
 
+struct handle_adder {
+	struct doca_flow_pipe *p;
+	uint16_t first;
+	uint32_t n;
+	struct doca_flow_pipe_entry *e[128];
+};
+
+static void *handle_add(void *arg)
+{
+	struct handle_adder *a = arg;
+	struct doca_flow_match m;
+	memset(&m, 0, sizeof(m));
+	m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
+	for (uint32_t i = 0; i < a->n; i++)
+		a->e[i] = add_dport(a->p, &m, (uint16_t)(a->first + i));
+	return NULL;
+}
+
+/* Two threads add n entries each to a new pipe of nr entries, one after the other (on
+ * queue 0), and everything is processed: both threads' handles in a[]. */
+static struct doca_flow_pipe *two_threads_add(uint32_t nr, uint32_t n, struct handle_adder a[2])
+{
+	struct doca_flow_pipe *p = ft_udp_dport_pipe(ports[0], "runs", true, nr, &to_port1, &drop);
+	assert_non_null(p);
+	for (int t = 0; t < 2; t++) {
+		a[t].p = p;
+		a[t].first = (uint16_t)(1000 + t * n);
+		a[t].n = n;
+		pthread_t th;
+		assert_int_equal(pthread_create(&th, NULL, handle_add, &a[t]), 0);
+		assert_int_equal(pthread_join(th, NULL), 0);
+	}
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(status.nb_add, 2 * (int)n);
+	assert_false(status.failure);
+	return p;
+}
+
+static bool pool_handle(const struct doca_flow_pipe *p, const struct doca_flow_pipe_entry *e)
+{
+	return e >= p->pool && e < p->pool + p->pool_n;
+}
+
+/* Thread A adds 40 entries, thread B 40 while A waits, then A 40 more. */
+struct interleaved {
+	struct handle_adder a, b;
+	pthread_barrier_t turn;
+};
+
+static void *interleaved_a(void *arg)
+{
+	struct interleaved *x = arg;
+	x->a.n = 40;
+	handle_add(&x->a);
+	pthread_barrier_wait(&x->turn);
+	pthread_barrier_wait(&x->turn);
+	struct handle_adder more = {.p = x->a.p, .first = (uint16_t)(x->a.first + 40), .n = 40};
+	handle_add(&more);
+	memcpy(&x->a.e[40], more.e, 40 * sizeof(more.e[0]));
+	x->a.n = 80;
+	return NULL;
+}
+
+static void *interleaved_b(void *arg)
+{
+	struct interleaved *x = arg;
+	pthread_barrier_wait(&x->turn);
+	handle_add(&x->b);
+	pthread_barrier_wait(&x->turn);
+	return NULL;
+}
+
+static void test_pool_runs_per_thread(void **state)
+{
+	(void)state;
+	static struct interleaved x;
+	memset(&x, 0, sizeof(x));
+	struct doca_flow_pipe *p = ft_udp_dport_pipe(ports[0], "runs", true, 4096, &to_port1, &drop);
+	assert_non_null(p);
+	x.a = (struct handle_adder){.p = p, .first = 1000};
+	x.b = (struct handle_adder){.p = p, .first = 2000, .n = 40};
+	pthread_barrier_init(&x.turn, NULL, 2);
+	pthread_t ta, tb;
+	assert_int_equal(pthread_create(&ta, NULL, interleaved_a, &x), 0);
+	assert_int_equal(pthread_create(&tb, NULL, interleaved_b, &x), 0);
+	assert_int_equal(pthread_join(ta, NULL), 0);
+	assert_int_equal(pthread_join(tb, NULL), 0);
+	pthread_barrier_destroy(&x.turn);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(status.nb_add, 120);
+	assert_false(status.failure);
+	/* A's 80 handles are consecutive across B's adds: B's came from a run of its own. */
+	for (uint32_t i = 0; i < 80; i++) {
+		assert_true(pool_handle(p, x.a.e[i]));
+		assert_ptr_equal(x.a.e[i], x.a.e[0] + i);
+	}
+	for (uint32_t i = 0; i < 40; i++) {
+		assert_true(pool_handle(p, x.b.e[i]));
+		assert_ptr_equal(x.b.e[i], x.b.e[0] + i);
+		assert_true(x.b.e[i] < x.a.e[0] || x.b.e[i] > x.a.e[79]);
+	}
+	assert_true(forwarded(1000) && forwarded(1079) && forwarded(2039));
+	doca_flow_pipe_destroy(p);
+}
+
+static void test_small_pool_runs(void **state)
+{
+	(void)state;
+	struct handle_adder a[2];
+	memset(a, 0, sizeof(a));
+	/* 64 entries: the first thread's run does not take the second's handles. */
+	struct doca_flow_pipe *p = two_threads_add(64, 32, a);
+	for (int t = 0; t < 2; t++)
+		for (uint32_t i = 0; i < 32; i++)
+			assert_true(pool_handle(p, a[t].e[i]));
+	assert_true(forwarded(1000) && forwarded(1063));
+	doca_flow_pipe_destroy(p);
+}
+
 int main(void)
 {
 	if (log_capture_setup() != 0)
@@ -151,6 +275,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_compiled_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pool_handles, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pool_runs_per_thread, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_small_pool_runs, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
