@@ -149,10 +149,11 @@ static void test_pool_handles(void **state)
 	doca_flow_pipe_destroy(p);
 }
 
+/* A thread's adds: `more` entries to dports first + n on, appended to e[]. */
 struct handle_adder {
 	struct doca_flow_pipe *p;
 	uint16_t first;
-	uint32_t n;
+	uint32_t n, more;
 	struct doca_flow_pipe_entry *e[128];
 };
 
@@ -162,29 +163,17 @@ static void *handle_add(void *arg)
 	struct doca_flow_match m;
 	memset(&m, 0, sizeof(m));
 	m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
-	for (uint32_t i = 0; i < a->n; i++)
-		a->e[i] = add_dport(a->p, &m, (uint16_t)(a->first + i));
+	for (; a->more; a->more--, a->n++)
+		a->e[a->n] = add_dport(a->p, &m, (uint16_t)(a->first + a->n));
 	return NULL;
 }
 
-/* Two threads add n entries each to a new pipe of nr entries, one after the other (on
- * queue 0), and everything is processed: both threads' handles in a[]. */
-static struct doca_flow_pipe *two_threads_add(uint32_t nr, uint32_t n, struct handle_adder a[2])
+/* All queued adds processed: n of them, none failed. */
+static void process_adds(int n)
 {
-	struct doca_flow_pipe *p = ft_udp_dport_pipe(ports[0], "runs", true, nr, &to_port1, &drop);
-	assert_non_null(p);
-	for (int t = 0; t < 2; t++) {
-		a[t].p = p;
-		a[t].first = (uint16_t)(1000 + t * n);
-		a[t].n = n;
-		pthread_t th;
-		assert_int_equal(pthread_create(&th, NULL, handle_add, &a[t]), 0);
-		assert_int_equal(pthread_join(th, NULL), 0);
-	}
 	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
-	assert_int_equal(status.nb_add, 2 * (int)n);
+	assert_int_equal(status.nb_add, n);
 	assert_false(status.failure);
-	return p;
 }
 
 static bool pool_handle(const struct doca_flow_pipe *p, const struct doca_flow_pipe_entry *e)
@@ -201,14 +190,12 @@ struct interleaved {
 static void *interleaved_a(void *arg)
 {
 	struct interleaved *x = arg;
-	x->a.n = 40;
+	x->a.more = 40;
 	handle_add(&x->a);
 	pthread_barrier_wait(&x->turn);
 	pthread_barrier_wait(&x->turn);
-	struct handle_adder more = {.p = x->a.p, .first = (uint16_t)(x->a.first + 40), .n = 40};
-	handle_add(&more);
-	memcpy(&x->a.e[40], more.e, 40 * sizeof(more.e[0]));
-	x->a.n = 80;
+	x->a.more = 40;
+	handle_add(&x->a);
 	return NULL;
 }
 
@@ -229,7 +216,7 @@ static void test_pool_runs_per_thread(void **state)
 	struct doca_flow_pipe *p = ft_udp_dport_pipe(ports[0], "runs", true, 4096, &to_port1, &drop);
 	assert_non_null(p);
 	x.a = (struct handle_adder){.p = p, .first = 1000};
-	x.b = (struct handle_adder){.p = p, .first = 2000, .n = 40};
+	x.b = (struct handle_adder){.p = p, .first = 2000, .more = 40};
 	pthread_barrier_init(&x.turn, NULL, 2);
 	pthread_t ta, tb;
 	assert_int_equal(pthread_create(&ta, NULL, interleaved_a, &x), 0);
@@ -237,10 +224,9 @@ static void test_pool_runs_per_thread(void **state)
 	assert_int_equal(pthread_join(ta, NULL), 0);
 	assert_int_equal(pthread_join(tb, NULL), 0);
 	pthread_barrier_destroy(&x.turn);
-	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
-	assert_int_equal(status.nb_add, 120);
-	assert_false(status.failure);
+	process_adds(120);
 	/* A's 80 handles are consecutive across B's adds: B's came from a run of its own. */
+	assert_int_equal(x.a.n, 80);
 	for (uint32_t i = 0; i < 80; i++) {
 		assert_true(pool_handle(p, x.a.e[i]));
 		assert_ptr_equal(x.a.e[i], x.a.e[0] + i);
@@ -257,10 +243,17 @@ static void test_pool_runs_per_thread(void **state)
 static void test_small_pool_runs(void **state)
 {
 	(void)state;
-	struct handle_adder a[2];
-	memset(a, 0, sizeof(a));
-	/* 64 entries: the first thread's run does not take the second's handles. */
-	struct doca_flow_pipe *p = two_threads_add(64, 32, a);
+	/* 64 entries, two threads adding 32 each one after the other: the first thread's
+	 * run does not take the second's handles. */
+	struct doca_flow_pipe *p = ft_udp_dport_pipe(ports[0], "runs", true, 64, &to_port1, &drop);
+	assert_non_null(p);
+	struct handle_adder a[2] = {{.p = p, .first = 1000, .more = 32}, {.p = p, .first = 1032, .more = 32}};
+	for (int t = 0; t < 2; t++) {
+		pthread_t th;
+		assert_int_equal(pthread_create(&th, NULL, handle_add, &a[t]), 0);
+		assert_int_equal(pthread_join(th, NULL), 0);
+	}
+	process_adds(64);
 	for (int t = 0; t < 2; t++)
 		for (uint32_t i = 0; i < 32; i++)
 			assert_true(pool_handle(p, a[t].e[i]));
