@@ -205,6 +205,19 @@ static inline struct nic_entry_state *nic_entry_state_swap(struct nic_entry *e, 
  * packet fewer than a cell array of its own. Its bucket is recomputed from its match
  * words when it is unlinked (pipe.c), not stored.
  */
+/*
+ * A BASIC pipe's slots [next, end), handed to one adding thread in order (pool.c). The
+ * cursor gives out NIC_SLOT_RUN slots at a time (a sixteenth of a small pipe at most):
+ * one line of the used bitmap and 16 KiB of records, so that two threads adding into
+ * one pipe write neither the same bitmap word nor neighbouring records. Threads are
+ * numbered in the order they first take slots, modulo NIC_SLOT_RUNS.
+ */
+#define NIC_SLOT_RUN 512u
+#define NIC_SLOT_RUNS 8
+struct nic_slot_run {
+	uint32_t next, end;
+};
+
 struct nic_bentry {
 	_Alignas(32) struct nic_entry e; /* first: the entry's address is the object's */
 	uint64_t match0;		  /* the first matched key word, masked; compared first */
@@ -317,9 +330,10 @@ struct nic_pipe {
 	struct nic_ctrl_entry *entries; /* CONTROL: list of live entries */
 	/* BASIC: the slots, under slot_lock (adds) or the lock held for writing. */
 	_Alignas(64) _Atomic uint32_t slot_lock; /* core_spin_lock */
-	uint32_t pool_hw;   /* slots ever handed out */
+	uint32_t pool_hw;   /* slots ever handed out (to runs) */
 	uint32_t pool_free; /* the first freed slot + 1 */
 	_Atomic uint32_t nr_live;
+	struct nic_slot_run runs[NIC_SLOT_RUNS]; /* nic_slots_take */
 	/* The interned entry states (states.c): under the lock held for writing, or
 	 * intern_lock while adds hold it for reading. */
 	_Alignas(64) _Atomic uint32_t intern_lock; /* core_spin_lock: held a burst's states */

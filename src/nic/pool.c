@@ -16,7 +16,6 @@
  * Everything here that changes runs under the pipe lock, but a counter fold; adds hold
  * it for reading, and take slot_lock for the BASIC free list and cursor.
  */
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -171,6 +170,29 @@ uint32_t nic_slot_next_used(const struct nic_pipe *p, uint32_t from)
 	return end;
 }
 
+/* The calling thread's run: threads are numbered in the order they first take slots. */
+static uint32_t thread_run(void)
+{
+	static _Atomic uint32_t threads;
+	static _Thread_local uint32_t run_plus_one;
+	if (run_plus_one == 0)
+		run_plus_one = atomic_fetch_add_explicit(&threads, 1, memory_order_relaxed) % NIC_SLOT_RUNS + 1;
+	return run_plus_one - 1;
+}
+
+static uint32_t run_take(struct nic_pipe *p, struct nic_slot_run *r, struct nic_bentry **out, uint32_t n)
+{
+	uint32_t got = 0;
+	for (; got < n && r->next < r->end; got++)
+		out[got] = nic_bentry_of(nic_pool_entry(p, r->next++));
+	return got;
+}
+
+/*
+ * Freed slots first, then the thread's run, then new runs from the cursor; once the
+ * cursor is at the end, the other threads' runs, so that runs never make a pipe full
+ * before its last slot.
+ */
 uint32_t nic_slots_take(struct nic_pipe *p, struct nic_bentry **out, uint32_t n)
 {
 	uint32_t got = 0;
@@ -180,9 +202,17 @@ uint32_t nic_slots_take(struct nic_pipe *p, struct nic_bentry **out, uint32_t n)
 		atomic_store_explicit(&b->next[0], 0, memory_order_relaxed);
 		out[got] = b;
 	}
-	uint32_t hw = p->pool_hw;
-	for (; got < n && p->pool_hw < p->pool_n; got++)
-		out[got] = nic_bentry_of(nic_pool_entry(p, p->pool_hw++));
+	struct nic_slot_run *own = &p->runs[thread_run()];
+	got += run_take(p, own, out + got, n - got);
+	uint32_t hw = p->pool_hw, run = p->pool_n / 16 < NIC_SLOT_RUN ? p->pool_n / 16 + 1 : NIC_SLOT_RUN;
+	while (got < n && p->pool_hw < p->pool_n) {
+		uint32_t take = p->pool_n - p->pool_hw < run ? p->pool_n - p->pool_hw : run;
+		*own = (struct nic_slot_run){p->pool_hw, p->pool_hw + take};
+		p->pool_hw += take;
+		got += run_take(p, own, out + got, n - got);
+	}
+	for (uint32_t r = 0; got < n && r < NIC_SLOT_RUNS; r++)
+		got += run_take(p, &p->runs[r], out + got, n - got);
 	if (p->pool_hw != hw) { /* the cursor moved: commit ahead of it */
 		core_prefault_at(&p->pool_pf, (size_t)p->pool_hw * sizeof(struct nic_bentry));
 		core_prefault_at(&p->bmatch_pf, (size_t)p->pool_hw * p->nr_entry_words * sizeof(uint64_t));

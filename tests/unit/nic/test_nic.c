@@ -1926,6 +1926,129 @@ static struct nic_entry *add_key(struct nic_pipe *p, uint32_t key)
 	return e;
 }
 
+/* An adder of n keys from first on, one bulk call, on its own thread. */
+struct run_adder {
+	struct nic_pipe *p;
+	uint32_t first, n;
+	pthread_barrier_t *turn; /* A: adds, waits twice (B adds between), adds again */
+	struct nic_entry *e[128];
+	doca_error_t err[128];
+};
+
+static void run_add(struct run_adder *a, uint32_t from, uint32_t n)
+{
+	struct nic_entry_attr ea[128];
+	const struct nic_entry_attr *ap[128];
+	for (uint32_t j = 0; j < n; j++) {
+		par_attr(&ea[j], a->first + from + j);
+		ap[j] = &ea[j];
+	}
+	nic_entry_add_bulk(a->p, ap, n, a->e + from, a->err + from);
+}
+
+static void *run_add_split(void *arg)
+{
+	struct run_adder *a = arg;
+	run_add(a, 0, a->n / 2);
+	pthread_barrier_wait(a->turn);
+	pthread_barrier_wait(a->turn);
+	run_add(a, a->n / 2, a->n - a->n / 2);
+	return NULL;
+}
+
+static void *run_add_between(void *arg)
+{
+	struct run_adder *a = arg;
+	pthread_barrier_wait(a->turn);
+	run_add(a, 0, a->n);
+	pthread_barrier_wait(a->turn);
+	return NULL;
+}
+
+static void test_slot_runs_per_thread(void **state)
+{
+	(void)state;
+	/* A adds 40, B adds 40, A adds 40 more, into one pipe: each thread's slots are one
+	 * run of its own, so the two never write neighbouring records or bitmap words. */
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	struct nic_pipe *p = basic_on_dport(0, false, 4096);
+	pthread_barrier_t turn;
+	pthread_barrier_init(&turn, NULL, 2);
+	static struct run_adder a, b;
+	a = (struct run_adder){.p = p, .first = 0, .n = 80, .turn = &turn};
+	b = (struct run_adder){.p = p, .first = 100, .n = 40, .turn = &turn};
+	pthread_t ta, tb;
+	assert_int_equal(pthread_create(&ta, NULL, run_add_split, &a), 0);
+	assert_int_equal(pthread_create(&tb, NULL, run_add_between, &b), 0);
+	assert_int_equal(pthread_join(ta, NULL), 0);
+	assert_int_equal(pthread_join(tb, NULL), 0);
+	pthread_barrier_destroy(&turn);
+	uint32_t a0 = nic_pipe_entry_slot(p, a.e[0]), b0 = nic_pipe_entry_slot(p, b.e[0]);
+	for (uint32_t i = 0; i < 80; i++) {
+		assert_int_equal(a.err[i], DOCA_SUCCESS);
+		assert_int_equal(nic_pipe_entry_slot(p, a.e[i]), a0 + i);
+	}
+	for (uint32_t i = 0; i < 40; i++) {
+		assert_int_equal(b.err[i], DOCA_SUCCESS);
+		assert_int_equal(nic_pipe_entry_slot(p, b.e[i]), b0 + i);
+		assert_true(b0 + i < a0 || b0 + i >= a0 + 80);
+	}
+	/* Linked: the same keys again are duplicates. */
+	add_dport_sport(p, 1000 + 79, 0, DOCA_ERROR_ALREADY_EXIST);
+	add_dport_sport(p, 1000 + 139, 0, DOCA_ERROR_ALREADY_EXIST);
+	nic_pipe_destroy(p);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+}
+
+/* Keys [first, first + n) in bulks of 64 on the calling thread: how many failed. */
+struct fill_adder {
+	struct nic_pipe *p;
+	uint32_t first, n, failed;
+};
+
+static void *fill_add(void *arg)
+{
+	struct fill_adder *f = arg;
+	for (uint32_t i = 0; i < f->n; i += 64) {
+		struct nic_entry_attr ea[64];
+		const struct nic_entry_attr *ap[64];
+		struct nic_entry *e[64];
+		doca_error_t err[64];
+		uint32_t n = f->n - i < 64 ? f->n - i : 64;
+		for (uint32_t j = 0; j < n; j++) {
+			par_attr(&ea[j], f->first + i + j);
+			ap[j] = &ea[j];
+		}
+		nic_entry_add_bulk(f->p, ap, n, e, err);
+		for (uint32_t j = 0; j < n; j++)
+			f->failed += err[j] != DOCA_SUCCESS;
+	}
+	return NULL;
+}
+
+static void test_slot_runs_never_full_early(void **state)
+{
+	(void)state;
+	/* Eight threads add an entry each (and take a run each: half the slots), a ninth
+	 * fills the rest of the pipe: it gets the others' unused slots once the cursor is
+	 * at the end. */
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	for (uint32_t size = 64; size <= 2048; size *= 32) {
+		struct nic_pipe *p = basic_on_dport(0, false, size);
+		for (uint32_t t = 0; t <= NIC_SLOT_RUNS; t++) {
+			struct fill_adder f = {.p = p, .first = t, .n = t < NIC_SLOT_RUNS ? 1 : size - t};
+			pthread_t th;
+			assert_int_equal(pthread_create(&th, NULL, fill_add, &f), 0);
+			assert_int_equal(pthread_join(th, NULL), 0);
+			assert_int_equal(f.failed, 0);
+		}
+		add_dport_sport(p, 1000 + size - 1, 0, DOCA_ERROR_FULL);
+		assert_int_equal(nic_pipe_nr_live_entries(p), size);
+		nic_pipe_destroy(p);
+	}
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+}
+
 static void test_resize_grows_buckets(void **state)
 {
 	(void)state;
@@ -2408,6 +2531,8 @@ int main(void)
 		cmocka_unit_test(test_parallel_basic_adds),
 		cmocka_unit_test(test_parallel_adds_one_bucket),
 		cmocka_unit_test(test_resize_grows_buckets),
+		cmocka_unit_test(test_slot_runs_per_thread),
+		cmocka_unit_test(test_slot_runs_never_full_early),
 		cmocka_unit_test(test_counter_cells_fold),
 		cmocka_unit_test(test_untouched_cells_stay_unread),
 		cmocka_unit_test(test_idle_shard_owner_loses_it),
