@@ -1,7 +1,9 @@
 /*
  * bench_insert.c - the control-path parts of bench_datapath:
  *   ins:   keyed BASIC insertion into the W1 pipe (add + entries_process + completion)
- *          on one queue, and on two queues from two threads; HASH insertion
+ *          on one queue pinned to each of two CPUs in turn, and on two queues from two
+ *          threads, one on each; beside it, how much two threads of this machine gain
+ *          over one on compute and on memory-bound work; HASH insertion
  *          (hash_add_entry by index); each pipe's creation timed on its own line.
  *   scale: bytes per entry of a filled table (counter + one rewrite per entry, two
  *          datapath workers having walked every key), HASH and BASIC, each size in a
@@ -10,6 +12,9 @@
  *          divided by N. The entry handles are not kept (NULL), so they are not counted.
  */
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -83,40 +88,92 @@ static double hash_fill(struct doca_flow_pipe *hash, uint32_t n)
 	return dt;
 }
 
+/*
+ * The two CPUs the insertion runs use, the first two this process may run on: a shared
+ * VM's vCPUs can differ in speed (this one's by up to 1.5x on memory-bound work, and
+ * which one is slow changes over minutes), so that a one-queue fill left to the
+ * scheduler reads either speed. -1: fewer than two CPUs, nothing is pinned.
+ */
+static int ins_cpu[2] = {-1, -1};
+
+static void ins_cpus_init(void)
+{
+	cpu_set_t cs;
+	if (ins_cpu[0] >= 0 || sched_getaffinity(0, sizeof(cs), &cs) != 0)
+		return;
+	int found = 0, cpu[2];
+	for (int c = 0; c < CPU_SETSIZE && found < 2; c++)
+		if (CPU_ISSET(c, &cs))
+			cpu[found++] = c;
+	if (found == 2) {
+		ins_cpu[0] = cpu[0];
+		ins_cpu[1] = cpu[1];
+	}
+}
+
+static void pin_to(int cpu)
+{
+	if (cpu < 0)
+		return;
+	cpu_set_t cs;
+	CPU_ZERO(&cs);
+	CPU_SET(cpu, &cs);
+	pthread_setaffinity_np(pthread_self(), sizeof(cs), &cs);
+}
+
+/*
+ * A filling thread, one queue: it takes blocks of FILL_BLOCK keys from a counter shared
+ * with the other filler until none is left, as an application hands flows to whichever
+ * of its control cores is free; a fixed half each would time the slower vCPU twice.
+ */
+#define FILL_BLOCK 16384u
 struct filler {
 	pthread_t th;
 	struct doca_flow_pipe *pipe;
-	uint32_t first, count;
+	_Atomic uint32_t *next;
+	uint32_t total, done;
 	uint16_t queue;
-	struct entries_status st;
+	int cpu;
 };
 
 static void *filler_main(void *arg)
 {
 	struct filler *f = arg;
-	w1_fill(f->pipe, f->first, f->count, f->queue, &f->st, NULL);
+	pin_to(f->cpu);
+	for (;;) {
+		uint32_t first = atomic_fetch_add_explicit(f->next, FILL_BLOCK, memory_order_relaxed);
+		if (first >= f->total)
+			break;
+		uint32_t count = f->total - first < FILL_BLOCK ? f->total - first : FILL_BLOCK;
+		struct entries_status st;
+		memset(&st, 0, sizeof(st));
+		w1_fill(f->pipe, first, count, f->queue, &st, NULL);
+		f->done += count;
+	}
 	return NULL;
 }
 
-/* n keyed entries into a new W1 pipe from nq threads, one queue each: M entries/s. */
-static double basic_insert_run(uint32_t n, int nq, double *create_s)
+/* n keyed entries into a new W1 pipe from nq threads (one queue each, the q-th on
+ * cpus[q]): M entries/s; *share: the first queue's part of them. */
+static double basic_insert_run(uint32_t n, int nq, const int *cpus, double *create_s, double *share)
 {
 	double tc = bench_now(CLOCK_MONOTONIC);
 	struct doca_flow_pipe *pipe = w1_pipe_create(n, "INSERT");
 	*create_s = bench_now(CLOCK_MONOTONIC) - tc;
 	struct filler f[2];
+	_Atomic uint32_t next = 0;
 	memset(f, 0, sizeof(f));
 	double t0 = bench_now(CLOCK_MONOTONIC);
 	for (int q = 0; q < nq; q++) {
-		f[q].pipe = pipe;
-		f[q].count = n / (uint32_t)nq;
-		f[q].first = (uint32_t)q * f[q].count;
-		f[q].queue = (uint16_t)q;
+		f[q] = (struct filler){.pipe = pipe, .next = &next, .total = n, .queue = (uint16_t)q, .cpu = cpus[q]};
 		pthread_create(&f[q].th, NULL, filler_main, &f[q]);
 	}
 	for (int q = 0; q < nq; q++)
 		pthread_join(f[q].th, NULL);
 	double dt = bench_now(CLOCK_MONOTONIC) - t0;
+	if (f[0].done + f[1].done != n)
+		bench_die("BASIC insertion: keys filled", DOCA_ERROR_UNKNOWN);
+	*share = (double)f[0].done / n;
 	doca_flow_pipe_destroy(pipe);
 	bench_flow_restart();
 	return (double)n / dt / 1e6;
@@ -160,44 +217,139 @@ static double machine_two_thread_scaling(void)
 	return 2 * one.s / slowest;
 }
 
+/*
+ * The same for memory-bound work like a fill's (random read-modify-writes of lines of a
+ * 64 MiB table, each thread its own table), on the two insertion CPUs: each alone, then
+ * both at once. *cpu_b_vs_a: the second CPU's speed over the first's, alone;
+ * returns what both together do over the faster one alone, the ceiling of the
+ * two-queue figure against the one-queue one (the faster CPU's).
+ */
+#define MEM_TABLE ((size_t)64 << 20)
+#define MEM_OPS (8u * 1000 * 1000)
+struct memworker {
+	pthread_t th;
+	uint64_t *t;
+	int cpu;
+	double s;
+};
+
+static void *memworker_main(void *arg)
+{
+	struct memworker *w = arg;
+	pin_to(w->cpu);
+	uint64_t x = (uint64_t)w->cpu + 1, lines = MEM_TABLE / 64;
+	double t0 = bench_now(CLOCK_MONOTONIC);
+	for (uint32_t i = 0; i < MEM_OPS; i += 16) {
+		uint64_t *l[16];
+		for (int j = 0; j < 16; j++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			l[j] = w->t + (x >> 24) % lines * 8;
+			__builtin_prefetch(l[j], 1);
+		}
+		for (int j = 0; j < 16; j++)
+			l[j][0] += l[j][1] + 1;
+	}
+	w->s = bench_now(CLOCK_MONOTONIC) - t0;
+	return NULL;
+}
+
+static double machine_memory_scaling(double *cpu_b_vs_a)
+{
+	struct memworker w[2];
+	for (int k = 0; k < 2; k++) {
+		w[k] = (struct memworker){.cpu = ins_cpu[k]};
+		w[k].t = calloc(1, MEM_TABLE);
+		if (w[k].t == NULL)
+			bench_die("machine memory table", DOCA_ERROR_NO_MEMORY);
+		memset(w[k].t, 1, MEM_TABLE);
+	}
+	double alone[2];
+	for (int k = 0; k < 2; k++) {
+		pthread_create(&w[k].th, NULL, memworker_main, &w[k]);
+		pthread_join(w[k].th, NULL);
+		alone[k] = w[k].s;
+	}
+	for (int k = 0; k < 2; k++)
+		pthread_create(&w[k].th, NULL, memworker_main, &w[k]);
+	for (int k = 0; k < 2; k++)
+		pthread_join(w[k].th, NULL);
+	for (int k = 0; k < 2; k++)
+		free(w[k].t);
+	*cpu_b_vs_a = alone[0] / alone[1];
+	double best = alone[0] < alone[1] ? alone[0] : alone[1];
+	return best / w[0].s + best / w[1].s;
+}
+
+static void print_medians(const char *fmt, uint32_t n, double *v, int reps, double scale)
+{
+	char key[64];
+	for (int r = 0; r < reps; r++)
+		v[r] *= scale;
+	snprintf(key, sizeof(key), fmt, n);
+	bench_print_median(key, v, reps);
+}
+
+/*
+ * One round of BASIC insertion at n: one queue on each insertion CPU, the faster being
+ * the one-queue figure (so that the two-queue ratio is against the better core), then
+ * two queues, one on each.
+ */
+struct basic_round {
+	double q1[2], q1_best, q2, q2_vs_q1, share, create, machine, mem_b_vs_a, mem_ceiling;
+};
+
+static void basic_insert_round(uint32_t n, struct basic_round *b)
+{
+	double unused;
+	b->machine = machine_two_thread_scaling();
+	b->mem_ceiling = machine_memory_scaling(&b->mem_b_vs_a);
+	for (int k = 0; k < 2; k++)
+		b->q1[k] = basic_insert_run(n, 1, &ins_cpu[k], k ? &unused : &b->create, &unused);
+	b->q1_best = b->q1[0] > b->q1[1] ? b->q1[0] : b->q1[1];
+	b->q2 = basic_insert_run(n, 2, ins_cpu, &unused, &b->share);
+	b->q2_vs_q1 = b->q2 / b->q1_best;
+}
+
 void bench_insert_part(uint32_t n, bool basic)
 {
 	/* At 16M a run takes seconds and GBs: at most 3 runs. */
 	int reps = n > (1u << 20) && bench_reps > 3 ? 3 : bench_reps;
-	double b1[99], b2[99], b21[99], sc[99], h[99], cb[99], ch[99], unused;
+	double b1[99], b1a[99], b1b[99], b2[99], b21[99], share[99], sc[99], mem[99], memba[99], h[99], cb[99],
+		ch[99];
+	ins_cpus_init();
 	for (int r = 0; r < reps; r++) {
-		sc[r] = basic ? machine_two_thread_scaling() : 0;
-		b1[r] = basic ? basic_insert_run(n, 1, &cb[r]) : 0;
-		b2[r] = basic ? basic_insert_run(n, 2, &unused) : 0;
-		b21[r] = basic ? b2[r] / b1[r] : 0;
+		if (basic) {
+			struct basic_round b;
+			basic_insert_round(n, &b);
+			b1[r] = b.q1_best, b1a[r] = b.q1[0], b1b[r] = b.q1[1], b2[r] = b.q2, b21[r] = b.q2_vs_q1;
+			share[r] = b.share, sc[r] = b.machine, mem[r] = b.mem_ceiling, memba[r] = b.mem_b_vs_a;
+			cb[r] = b.create;
+		}
 		struct doca_flow_pipe *hash = hash_pipe_create(n, &ch[r]);
 		h[r] = (double)n / hash_fill(hash, n) / 1e6;
 		doca_flow_pipe_destroy(hash);
 		bench_flow_restart();
 	}
-	char key[64];
 	if (basic) {
-		snprintf(key, sizeof(key), "insert_basic_n%u_1q_meps", n);
-		bench_print_median(key, b1, reps);
+		if (ins_cpu[0] < 0)
+			printf("insert_basic_cpus=not pinned (fewer than two CPUs)\n");
+		else
+			printf("insert_basic_cpus=%d,%d\n", ins_cpu[0], ins_cpu[1]);
+		print_medians("insert_basic_n%u_1q_meps", n, b1, reps, 1);
 		if (n == 1u << 20)
 			bench_basic_meps = bench_median(b1, reps);
-		snprintf(key, sizeof(key), "insert_basic_n%u_2q_meps", n);
-		bench_print_median(key, b2, reps);
-		snprintf(key, sizeof(key), "insert_basic_n%u_2q_vs_1q", n);
-		bench_print_median(key, b21, reps);
-		snprintf(key, sizeof(key), "machine_n%u_2thread_scaling", n);
-		bench_print_median(key, sc, reps);
-		for (int r = 0; r < reps; r++)
-			cb[r] *= 1e3;
-		snprintf(key, sizeof(key), "create_basic_n%u_ms", n);
-		bench_print_median(key, cb, reps);
+		print_medians("insert_basic_n%u_1q_cpu_a_meps", n, b1a, reps, 1);
+		print_medians("insert_basic_n%u_1q_cpu_b_meps", n, b1b, reps, 1);
+		print_medians("insert_basic_n%u_2q_meps", n, b2, reps, 1);
+		print_medians("insert_basic_n%u_2q_vs_1q", n, b21, reps, 1);
+		print_medians("insert_basic_n%u_2q_first_queue_pct", n, share, reps, 100);
+		print_medians("machine_n%u_2thread_scaling", n, sc, reps, 1);
+		print_medians("machine_n%u_mem_cpu_b_vs_a", n, memba, reps, 1);
+		print_medians("machine_n%u_mem_2thread_ceiling", n, mem, reps, 1);
+		print_medians("create_basic_n%u_ms", n, cb, reps, 1e3);
 	}
-	snprintf(key, sizeof(key), "insert_hash_n%u_meps", n);
-	bench_print_median(key, h, reps);
-	for (int r = 0; r < reps; r++)
-		ch[r] *= 1e3;
-	snprintf(key, sizeof(key), "create_hash_n%u_ms", n);
-	bench_print_median(key, ch, reps);
+	print_medians("insert_hash_n%u_meps", n, h, reps, 1);
+	print_medians("create_hash_n%u_ms", n, ch, reps, 1e3);
 }
 
 /* A root pipe that sends every IPv4 frame of port 0 to `next`. */
