@@ -295,7 +295,7 @@ static void print_medians(const char *fmt, uint32_t n, double *v, int reps, doub
  * two queues, one on each.
  */
 struct basic_round {
-	double q1[2], q1_best, q2, q2_vs_q1, share, create, machine, mem_b_vs_a, mem_ceiling;
+	double q1[2], q2, share, create, machine, mem_b_vs_a, mem_ceiling;
 };
 
 static void basic_insert_round(uint32_t n, struct basic_round *b)
@@ -305,9 +305,7 @@ static void basic_insert_round(uint32_t n, struct basic_round *b)
 	b->mem_ceiling = machine_memory_scaling(&b->mem_b_vs_a);
 	for (int k = 0; k < 2; k++)
 		b->q1[k] = basic_insert_run(n, 1, &ins_cpu[k], k ? &unused : &b->create, &unused);
-	b->q1_best = b->q1[0] > b->q1[1] ? b->q1[0] : b->q1[1];
 	b->q2 = basic_insert_run(n, 2, ins_cpu, &unused, &b->share);
-	b->q2_vs_q1 = b->q2 / b->q1_best;
 }
 
 void bench_insert_part(uint32_t n, bool basic)
@@ -321,7 +319,9 @@ void bench_insert_part(uint32_t n, bool basic)
 		if (basic) {
 			struct basic_round b;
 			basic_insert_round(n, &b);
-			b1[r] = b.q1_best, b1a[r] = b.q1[0], b1b[r] = b.q1[1], b2[r] = b.q2, b21[r] = b.q2_vs_q1;
+			b1a[r] = b.q1[0], b1b[r] = b.q1[1], b2[r] = b.q2;
+			b1[r] = b1a[r] > b1b[r] ? b1a[r] : b1b[r];
+			b21[r] = b2[r] / b1[r];
 			share[r] = b.share, sc[r] = b.machine, mem[r] = b.mem_ceiling, memba[r] = b.mem_b_vs_a;
 			cb[r] = b.create;
 		}

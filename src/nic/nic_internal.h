@@ -199,13 +199,6 @@ static inline struct nic_entry_state *nic_entry_state_swap(struct nic_entry *e, 
 }
 
 /*
- * A BASIC entry: 32 bytes, half a line, so that a hit on a one-word pipe reads the
- * match word, the state reference, the per-entry value and the first counter shard's
- * cell from one line: on a table bigger than the caches that is one DRAM miss per
- * packet fewer than a cell array of its own. Its bucket is recomputed from its match
- * words when it is unlinked (pipe.c), not stored.
- */
-/*
  * A BASIC pipe's slots [next, end), handed to one adding thread in order (pool.c). The
  * cursor gives out NIC_SLOT_RUN slots at a time (a sixteenth of a small pipe at most):
  * one line of the used bitmap and 16 KiB of records, so that two threads adding into
@@ -218,6 +211,13 @@ struct nic_slot_run {
 	uint32_t next, end;
 };
 
+/*
+ * A BASIC entry: 32 bytes, half a line, so that a hit on a one-word pipe reads the
+ * match word, the state reference, the per-entry value and the first counter shard's
+ * cell from one line: on a table bigger than the caches that is one DRAM miss per
+ * packet fewer than a cell array of its own. Its bucket is recomputed from its match
+ * words when it is unlinked (pipe.c), not stored.
+ */
 struct nic_bentry {
 	_Alignas(32) struct nic_entry e; /* first: the entry's address is the object's */
 	uint64_t match0;		  /* the first matched key word, masked; compared first */

@@ -1,12 +1,12 @@
 /*
  * pool.c - where the entries of BASIC and HASH pipes live: one slot per entry in a
  * per-pipe pool (a HASH pipe's slot is the entry's index, 16 bytes; a BASIC pipe's is
- * 32 bytes with its match word, handed out in order, freed ones reused; both with their
- * first counter shard's cell), the other own-counter cells in one array per counter
- * shard and the wide counters they fold into (nic_cell_fold), a BASIC pipe's further
- * match words, and a bitmap the control side walks instead of linking the entries into
- * lists (BASIC: a bit per slot in use; HASH: a bit per 64 slots that ever held one, as
- * its entries' flags say which do).
+ * 32 bytes with its match word, handed out in per-thread runs, freed ones reused; both
+ * with their first counter shard's cell), the other own-counter cells in one array per
+ * counter shard and the wide counters they fold into (nic_cell_fold), a BASIC pipe's
+ * further match words, and a bitmap the control side walks instead of linking the
+ * entries into lists (BASIC: a bit per slot in use; HASH: a bit per 64 slots that ever
+ * held one, as its entries' flags say which do).
  *
  * All of it is mapped lazily (anonymous, MAP_NORESERVE): creating a pipe of any size
  * commits no memory and writes nothing; the pages entries, packets and counters touch
@@ -16,6 +16,7 @@
  * Everything here that changes runs under the pipe lock, but a counter fold; adds hold
  * it for reading, and take slot_lock for the BASIC free list and cursor.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -204,7 +205,8 @@ uint32_t nic_slots_take(struct nic_pipe *p, struct nic_bentry **out, uint32_t n)
 	}
 	struct nic_slot_run *own = &p->runs[thread_run()];
 	got += run_take(p, own, out + got, n - got);
-	uint32_t hw = p->pool_hw, run = p->pool_n / 16 < NIC_SLOT_RUN ? p->pool_n / 16 + 1 : NIC_SLOT_RUN;
+	uint32_t hw = p->pool_hw, run = p->pool_n / 16 < NIC_SLOT_RUN ? p->pool_n / 16 : NIC_SLOT_RUN;
+	run = run ? run : 1;
 	while (got < n && p->pool_hw < p->pool_n) {
 		uint32_t take = p->pool_n - p->pool_hw < run ? p->pool_n - p->pool_hw : run;
 		*own = (struct nic_slot_run){p->pool_hw, p->pool_hw + take};
