@@ -459,8 +459,10 @@ struct nic_entry_attr {
  */
 FLOWDPA_MUST_CHECK doca_error_t nic_entry_add(struct nic_pipe *pipe, const struct nic_entry_attr *attr, struct nic_entry **entry);
 /* n adds into one pipe, in order, as n nic_entry_add calls would make them (errs[i]
- * their results, entry[i] set on success), with one hold of the pipe's lock per 32 and
- * their cache misses overlapped: doca_flow_entries_process runs a queue's adds so. */
+ * their results, entry[i] set on success), under one hold of the pipe's lock for reading
+ * (other control calls on the pipe wait for the whole call: pass batches) and with
+ * their cache misses overlapped: doca_flow_entries_process runs a queue's adds so, up to
+ * FLOW_PROC_BATCH at a time. */
 void nic_entry_add_bulk(struct nic_pipe *pipe, const struct nic_entry_attr *const *attrs, uint32_t n,
 			struct nic_entry **entry, doca_error_t *errs);
 /* Replace actions, ps_value and fwd of an entry atomically (one store). */

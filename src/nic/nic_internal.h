@@ -319,11 +319,11 @@ struct nic_pipe {
 	 * ---- control side. Every control call holds the lock for writing, but adds: those
 	 * hold it for reading, so that queues filling one pipe from several threads add in
 	 * parallel, and serialise among themselves only where they meet: on a bucket (its
-	 * wlock, unless the burst is the only one: adders), on the BASIC free list and
+	 * wlock, unless the adding call is the only one: adders), on the BASIC free list and
 	 * cursor (slot_lock), on the interned states (intern_lock), and on nr_live (atomic).
 	 */
 	_Alignas(64) pthread_rwlock_t lock;
-	/* Add bursts in progress, 2 each, | NIC_ADDERS_SOLO while one runs alone (add.c). */
+	/* Adding calls in progress, 2 each, | NIC_ADDERS_SOLO while one runs alone (add.c). */
 	_Atomic uint32_t adders;
 #define NIC_ADDERS_SOLO 1u
 	uint64_t next_seq;
@@ -676,7 +676,7 @@ void nic_entry_match_key(const struct nic_pipe *p, const struct nic_entry *e, st
 
 /* ------------------------------------------------------------------ add.c */
 
-/* BASIC and HASH adds of a burst, as nic_entry_add_bulk (pipe alive when called). */
+/* BASIC and HASH adds, as nic_entry_add_bulk (pipe alive when called). */
 void nic_pool_add_bulk(struct nic_pipe *p, const struct nic_entry_attr *const *attrs, uint32_t n,
 		       struct nic_entry **out, doca_error_t *errs);
 /* Unlink BASIC entry b of hash h from its bucket (lock held for writing). Readers that

@@ -1658,7 +1658,7 @@ static void test_entry_add_bulk(void **state)
  * Issue 13: adds from two threads into one BASIC pipe run in parallel (the pipe lock
  * held for reading, a bucket each). Thread A adds keys [0, 2000), B [1000, 3000), both
  * the shared [1000, 2000) first and in the same order, so that they race for the same
- * keys, in bulks of 48 (chunks of 32 and 16), into a pipe that holds 2500 of them, over
+ * keys, in bulks of 48 (one call each), into a pipe that holds 2500 of them, over
  * several rounds, while a
  * third thread sends frames to every key (a hit carries its key's own source port) and
  * a fourth updates an entry and lists the top hits (the lock held for writing). Each
@@ -1813,7 +1813,7 @@ static void test_parallel_basic_adds(void **state)
 		assert_int_equal(nic_pipe_nr_live_entries(p), added + 1);
 		assert_true(added <= PAR_SIZE);
 		assert_true(full > 0); /* 3000 keys, room for 2500 */
-		assert_true(added + 32 >= PAR_SIZE);
+		assert_true(added + PAR_BULK >= PAR_SIZE); /* the other's spare: at most its call */
 		nic_pipe_destroy(p);
 	}
 	assert_true(raced > 0);
@@ -1882,6 +1882,82 @@ static void test_parallel_adds_one_bucket(void **state)
 		assert_int_equal(nic_pipe_nr_live_entries(p), ONE_BUCKET_KEYS);
 		nic_pipe_destroy(p);
 	}
+	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
+	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
+}
+
+/*
+ * A call that began with no other adder in the pipe runs solo (no bucket locks) but
+ * gives that up at its next add when another call comes in: a queue's add does not wait
+ * behind another queue's whole batch. A adds GIVE_WAY_KEYS in one call; B adds one key
+ * once A is in; B must be done while A still adds. Both sets of keys forward with their
+ * own ports. A few rounds, since B's thread may be kept off the CPU until A is done;
+ * with a solo call that never gives way, B ends after A in every round.
+ */
+#define GIVE_WAY_KEYS 60000u
+
+struct long_adder {
+	struct nic_pipe *p;
+	struct nic_entry_attr *ea;
+	const struct nic_entry_attr **ap;
+	struct nic_entry **e;
+	doca_error_t *err;
+	_Atomic bool done;
+};
+
+static void *long_add(void *arg)
+{
+	struct long_adder *a = arg;
+	nic_entry_add_bulk(a->p, a->ap, GIVE_WAY_KEYS, a->e, a->err);
+	atomic_store(&a->done, true);
+	return NULL;
+}
+
+static void test_solo_add_gives_way(void **state)
+{
+	(void)state;
+	assert_int_equal(nic_port_start(0), DOCA_SUCCESS);
+	assert_int_equal(nic_port_start(1), DOCA_SUCCESS);
+	struct long_adder a = {
+		.ea = calloc(GIVE_WAY_KEYS, sizeof(*a.ea)),
+		.ap = calloc(GIVE_WAY_KEYS, sizeof(*a.ap)),
+		.e = calloc(GIVE_WAY_KEYS, sizeof(*a.e)),
+		.err = calloc(GIVE_WAY_KEYS, sizeof(*a.err)),
+	};
+	assert_non_null(a.ea);
+	assert_non_null(a.ap);
+	assert_non_null(a.e);
+	assert_non_null(a.err);
+	for (uint32_t k = 0; k < GIVE_WAY_KEYS; k++) {
+		par_attr(&a.ea[k], k);
+		a.ap[k] = &a.ea[k];
+	}
+	const uint32_t b_key = GIVE_WAY_KEYS + 100;
+	bool gave_way = false;
+	for (int round = 0; round < 5 && !gave_way; round++) {
+		a.p = basic_on_dport(0, true, GIVE_WAY_KEYS + 1);
+		atomic_store(&a.done, false);
+		pthread_t th;
+		assert_int_equal(pthread_create(&th, NULL, long_add, &a), 0);
+		while (nic_pipe_nr_live_entries(a.p) == 0 && !atomic_load(&a.done))
+			sched_yield();
+		bool a_in = !atomic_load(&a.done);
+		add_dport_sport(a.p, (uint16_t)(1000 + b_key), (uint16_t)(20000 + b_key), DOCA_SUCCESS);
+		gave_way = a_in && !atomic_load(&a.done);
+		assert_int_equal(pthread_join(th, NULL), 0);
+		for (uint32_t k = 0; k < GIVE_WAY_KEYS; k++)
+			assert_int_equal(a.err[k], DOCA_SUCCESS);
+		assert_int_equal(nic_pipe_nr_live_entries(a.p), GIVE_WAY_KEYS + 1);
+		for (uint32_t k = 0; k < GIVE_WAY_KEYS; k += 997)
+			assert_int_equal(sport_out((uint16_t)(1000 + k)), (uint16_t)(20000 + k)); /* par_attr's */
+		assert_int_equal(sport_out((uint16_t)(1000 + b_key)), (uint16_t)(20000 + b_key));
+		nic_pipe_destroy(a.p);
+	}
+	assert_true(gave_way);
+	free(a.ea);
+	free(a.ap);
+	free(a.e);
+	free(a.err);
 	assert_int_equal(nic_port_stop(1), DOCA_SUCCESS);
 	assert_int_equal(nic_port_stop(0), DOCA_SUCCESS);
 }
@@ -2531,6 +2607,7 @@ int main(void)
 		cmocka_unit_test(test_parallel_basic_adds),
 		cmocka_unit_test(test_parallel_adds_one_bucket),
 		cmocka_unit_test(test_resize_grows_buckets),
+		cmocka_unit_test(test_solo_add_gives_way),
 		cmocka_unit_test(test_slot_runs_per_thread),
 		cmocka_unit_test(test_slot_runs_never_full_early),
 		cmocka_unit_test(test_counter_cells_fold),
