@@ -5,6 +5,8 @@
  *          threads, one on each; beside it, how much two threads of this machine gain
  *          over one on compute and on memory-bound work; HASH insertion
  *          (hash_add_entry by index); each pipe's creation timed on its own line.
+ *          Every fill starts on memory the process just gave back (fill_memory_warm),
+ *          and the rate at which that memory was committed is printed beside.
  *   scale: bytes per entry of a filled table (counter + one rewrite per entry, two
  *          datapath workers having walked every key), HASH and BASIC, each size in a
  *          fresh process (this program re-run with -S): the growth of its resident set
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include "bench_datapath.h"
 #include "flow_test_common.h"
@@ -34,6 +37,37 @@ uint64_t bench_rss_bytes(void)
 	fclose(f);
 	return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
 }
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+/*
+ * Commit `bytes` of memory and give it back, just before a pipe whose tables take about
+ * as much is created, so that the kernel hands the same pages to its tables: returns
+ * the commit's rate in GB/s (0: not measured). A VM that returns freed memory to its
+ * host (virtio-balloon free page reporting; this one does a few seconds after a free)
+ * makes committing such a page cost ~25x a zeroing by the kernel (0.8 against 21 GB/s
+ * here). A fill's pages are committed by the prefault thread: with one queue on the
+ * idle CPU, with two on the fillers' own. Fills on cold memory would time the host's
+ * page backing, twice as much with two queues as with one, not the insertion path; the
+ * rate printed says what a fresh pipe's pages cost on this machine.
+ */
+static double fill_memory_warm(size_t bytes)
+{
+	double t0 = bench_now(CLOCK_MONOTONIC);
+	void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED)
+		return 0;
+	(void)madvise(m, bytes, MADV_HUGEPAGE);
+	bool committed = madvise(m, bytes, MADV_POPULATE_WRITE) == 0; /* Linux >= 5.14 */
+	double dt = bench_now(CLOCK_MONOTONIC) - t0;
+	munmap(m, bytes);
+	return committed ? (double)bytes / dt / 1e9 : 0;
+}
+/* What a filled pipe's tables take per entry, with slack (the scale part measures it). */
+#define BASIC_FILL_BYTES 96
+#define HASH_FILL_BYTES 64
 
 /* A HASH pipe of n entries on the IPv4 destination: counter, UDP source-port rewrite, fwd port 1. */
 static struct doca_flow_pipe *hash_pipe_create(uint32_t n, double *create_s)
@@ -153,13 +187,19 @@ static void *filler_main(void *arg)
 	return NULL;
 }
 
-/* n keyed entries into a new W1 pipe from nq threads (one queue each, the q-th on
- * cpus[q]): M entries/s; *share: the first queue's part of them. */
-static double basic_insert_run(uint32_t n, int nq, const int *cpus, double *create_s, double *share)
+/* A fill of n keyed entries into a new W1 pipe from nq threads (one queue each, the
+ * q-th on cpus[q]): M entries/s, the pipe's creation, the first queue's part of the
+ * entries, the rate of the memory's warming (fill_memory_warm). */
+struct insert_run {
+	double meps, create_s, share, commit_gbps;
+};
+
+static struct insert_run basic_insert_run(uint32_t n, int nq, const int *cpus)
 {
+	struct insert_run r = {.commit_gbps = fill_memory_warm((size_t)n * BASIC_FILL_BYTES)};
 	double tc = bench_now(CLOCK_MONOTONIC);
 	struct doca_flow_pipe *pipe = w1_pipe_create(n, "INSERT");
-	*create_s = bench_now(CLOCK_MONOTONIC) - tc;
+	r.create_s = bench_now(CLOCK_MONOTONIC) - tc;
 	struct filler f[2];
 	_Atomic uint32_t next = 0;
 	memset(f, 0, sizeof(f));
@@ -173,10 +213,11 @@ static double basic_insert_run(uint32_t n, int nq, const int *cpus, double *crea
 	double dt = bench_now(CLOCK_MONOTONIC) - t0;
 	if (f[0].done + f[1].done != n)
 		bench_die("BASIC insertion: keys filled", DOCA_ERROR_UNKNOWN);
-	*share = (double)f[0].done / n;
+	r.share = (double)f[0].done / n;
 	doca_flow_pipe_destroy(pipe);
 	bench_flow_restart();
-	return (double)n / dt / 1e6;
+	r.meps = (double)n / dt / 1e6;
+	return r;
 }
 
 /*
@@ -295,17 +336,17 @@ static void print_medians(const char *fmt, uint32_t n, double *v, int reps, doub
  * two queues, one on each.
  */
 struct basic_round {
-	double q1[2], q2, share, create, machine, mem_b_vs_a, mem_ceiling;
+	struct insert_run q1[2], q2;
+	double machine, mem_b_vs_a, mem_ceiling;
 };
 
 static void basic_insert_round(uint32_t n, struct basic_round *b)
 {
-	double unused;
 	b->machine = machine_two_thread_scaling();
 	b->mem_ceiling = machine_memory_scaling(&b->mem_b_vs_a);
 	for (int k = 0; k < 2; k++)
-		b->q1[k] = basic_insert_run(n, 1, &ins_cpu[k], k ? &unused : &b->create, &unused);
-	b->q2 = basic_insert_run(n, 2, ins_cpu, &unused, &b->share);
+		b->q1[k] = basic_insert_run(n, 1, &ins_cpu[k]);
+	b->q2 = basic_insert_run(n, 2, ins_cpu);
 }
 
 void bench_insert_part(uint32_t n, bool basic)
@@ -313,18 +354,22 @@ void bench_insert_part(uint32_t n, bool basic)
 	/* At 16M a run takes seconds and GBs: at most 3 runs. */
 	int reps = n > (1u << 20) && bench_reps > 3 ? 3 : bench_reps;
 	double b1[99], b1a[99], b1b[99], b2[99], b21[99], share[99], sc[99], mem[99], memba[99], h[99], cb[99],
-		ch[99];
+		ch[99], commit[4 * 99];
+	int nc = 0;
 	ins_cpus_init();
 	for (int r = 0; r < reps; r++) {
 		if (basic) {
 			struct basic_round b;
 			basic_insert_round(n, &b);
-			b1a[r] = b.q1[0], b1b[r] = b.q1[1], b2[r] = b.q2;
+			b1a[r] = b.q1[0].meps, b1b[r] = b.q1[1].meps, b2[r] = b.q2.meps;
 			b1[r] = b1a[r] > b1b[r] ? b1a[r] : b1b[r];
 			b21[r] = b2[r] / b1[r];
-			share[r] = b.share, sc[r] = b.machine, mem[r] = b.mem_ceiling, memba[r] = b.mem_b_vs_a;
-			cb[r] = b.create;
+			share[r] = b.q2.share, sc[r] = b.machine, mem[r] = b.mem_ceiling, memba[r] = b.mem_b_vs_a;
+			cb[r] = b.q1[0].create_s;
+			commit[nc++] = b.q1[0].commit_gbps, commit[nc++] = b.q1[1].commit_gbps;
+			commit[nc++] = b.q2.commit_gbps;
 		}
+		commit[nc++] = fill_memory_warm((size_t)n * HASH_FILL_BYTES);
 		struct doca_flow_pipe *hash = hash_pipe_create(n, &ch[r]);
 		h[r] = (double)n / hash_fill(hash, n) / 1e6;
 		doca_flow_pipe_destroy(hash);
@@ -350,6 +395,7 @@ void bench_insert_part(uint32_t n, bool basic)
 	}
 	print_medians("insert_hash_n%u_meps", n, h, reps, 1);
 	print_medians("create_hash_n%u_ms", n, ch, reps, 1e3);
+	print_medians("machine_n%u_page_commit_gbps", n, commit, nc, 1);
 }
 
 /* A root pipe that sends every IPv4 frame of port 0 to `next`. */

@@ -109,7 +109,8 @@ row("W2 root->hash(1024), 1 worker", ("w2_1w_mpps",))
 row("W2 root->hash(1024), 2 workers", ("w2_2w_mpps",))
 
 section("Insertion, M entries/s (add + entries_process + completion); peers: rte_hash_add_key_data "
-        "(re-add of a deleted chunk), bpf_map_update_elem(BPF_NOEXIST) loop")
+        "(re-add of a deleted chunk), bpf_map_update_elem(BPF_NOEXIST) loop; each fill on memory the "
+        "process just gave back")
 for n, sfx, tag in (("1M", M, "n1048576"), ("16M", G, "n16777216")):
     peer_d = ("dpdk_hash_add_mops" + sfx, 1.0)
     peer_x = ("bpf_add_kops" + sfx, 0.001)
@@ -121,6 +122,7 @@ for n, sfx, tag in (("1M", M, "n1048576"), ("16M", G, "n16777216")):
     row("  this machine, 2 threads vs 1: compute (x)", ("machine_%s_2thread_scaling" % tag,))
     row("  this machine, 2 threads vs the faster 1: memory (x)", ("machine_%s_mem_2thread_ceiling" % tag,))
     row("  this machine, second CPU vs first: memory (x)", ("machine_%s_mem_cpu_b_vs_a" % tag,))
+    row("  this machine, committing the fills' memory (GB/s)", ("machine_%s_page_commit_gbps" % tag,))
     row("HASH by index N=%s" % n, ("insert_hash_%s_meps" % tag,), peer_d, peer_x)
 row("  (peer del+add pairs N=1024 / N=1M)", ("",), ("dpdk_hash_deladd_mops", 1.0), ("bpf_deladd_kops", 0.001))
 row("", ("",), ("dpdk_hash_deladd_mops" + M, 1.0), ("bpf_deladd_kops" + M, 0.001))
