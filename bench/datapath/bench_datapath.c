@@ -488,12 +488,14 @@ bool bench_fits(const char *part, uint32_t n, bool basic, int fills)
 static const char usage[] =
 	"usage: bench_datapath [-q] [-r RUNS] [-p PARTS]   (PARTS: comma list of w1k w1m w1g w2 ins ins16m scale scale16m;\n"
 	"       default all, -q: all but w1g ins16m scale16m, with 10x fewer packets)\n"
-	"       bench_datapath -S basic|hash -n N        (one bytes-per-entry measurement, in this process)\n";
+	"       bench_datapath -S basic|hash -n N        (one bytes-per-entry measurement, in this process)\n"
+	"       bench_datapath [-r RUNS] -F 1|2          (RUNS fills of 1M BASIC entries with 1 or 2 queues, alone)\n";
 
 int main(int argc, char **argv)
 {
 	const char *parts = NULL, *scale_type = NULL;
 	uint32_t scale_n = 0;
+	int fills_nq = 0;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-q") == 0)
 			bench_quick = true;
@@ -505,6 +507,8 @@ int main(int argc, char **argv)
 			scale_type = argv[++i];
 		else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
 			scale_n = (uint32_t)strtoul(argv[++i], NULL, 0);
+		else if (strcmp(argv[i], "-F") == 0 && i + 1 < argc)
+			fills_nq = atoi(argv[++i]);
 		else {
 			fputs(usage, stderr);
 			return 2;
@@ -516,6 +520,12 @@ int main(int argc, char **argv)
 	}
 	if (scale_type)
 		return bench_scale_child(scale_type, scale_n);
+	if (fills_nq != 0 && fills_nq != 1 && fills_nq != 2) {
+		fprintf(stderr, "bench_datapath: -F takes 1 or 2 (queues)\n");
+		return 2;
+	}
+	if (fills_nq)
+		parts = "fills";
 	if (parts == NULL)
 		parts = bench_quick ? "w1k,w1m,w2,ins,scale" : "w1k,w1m,w1g,w2,ins,ins16m,scale,scale16m";
 	char list[128];
@@ -534,6 +544,12 @@ int main(int argc, char **argv)
 	 * size alone (w1_*_lookup lines). */
 	printf("l2_cache_bytes=%ld\n", sysconf(_SC_LEVEL2_CACHE_SIZE));
 	fflush(stdout);
+	if (fills_nq) {
+		bench_flow_start();
+		bench_insert_fills(fills_nq);
+		bench_flow_stop();
+		return 0;
+	}
 	/* Fresh processes first: nothing of this one is resident yet. */
 	if (HAS("scale"))
 		bench_scale_part(1u << 20, true, true);

@@ -82,6 +82,10 @@ bool bench_fits(const char *part, uint32_t n, bool basic, int fills);
 
 /* BASIC 1q/2q (when basic) and HASH insertion at n entries. */
 void bench_insert_part(uint32_t n, bool basic);
+/* -F: bench_reps fills of 1M BASIC entries with nq (1 or 2) queues, pinned as the
+ * insertion part pins them (one queue: the first CPU), each in its own pipe on warm
+ * memory; every rate and their median. Alternated runs of two builds compare a change. */
+void bench_insert_fills(int nq);
 /* Bytes per entry of a HASH and/or BASIC table of n entries, fresh processes. */
 void bench_scale_part(uint32_t n, bool hash, bool basic);
 int bench_scale_child(const char *type, uint32_t n); /* -S: one measurement, then exit */

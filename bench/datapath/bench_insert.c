@@ -349,6 +349,21 @@ static void basic_insert_round(uint32_t n, struct basic_round *b)
 	b->q2 = basic_insert_run(n, 2, ins_cpu);
 }
 
+void bench_insert_fills(int nq)
+{
+	const uint32_t n = 1u << 20;
+	double v[99];
+	char key[64];
+	ins_cpus_init();
+	for (int r = 0; r < bench_reps; r++) {
+		v[r] = basic_insert_run(n, nq, ins_cpu).meps;
+		printf("insert_basic_n%u_%dq_fill%d_meps=%.3f\n", n, nq, r + 1, v[r]);
+		fflush(stdout);
+	}
+	snprintf(key, sizeof(key), "insert_basic_n%%u_%dq_fills_meps", nq);
+	print_medians(key, n, v, bench_reps, 1);
+}
+
 void bench_insert_part(uint32_t n, bool basic)
 {
 	/* At 16M a run takes seconds and GBs: at most 3 runs. */
