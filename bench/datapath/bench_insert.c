@@ -168,6 +168,7 @@ struct filler {
 	uint32_t total, done;
 	uint16_t queue;
 	int cpu;
+	double cpu_s; /* the thread's CPU time */
 };
 
 static void *filler_main(void *arg)
@@ -184,14 +185,20 @@ static void *filler_main(void *arg)
 		w1_fill(f->pipe, first, count, f->queue, &st, NULL);
 		f->done += count;
 	}
+	f->cpu_s = bench_now(CLOCK_THREAD_CPUTIME_ID);
 	return NULL;
 }
 
-/* A fill of n keyed entries into a new W1 pipe from nq threads (one queue each, the
+/*
+ * A fill of n keyed entries into a new W1 pipe from nq threads (one queue each, the
  * q-th on cpus[q]): M entries/s, the pipe's creation, the first queue's part of the
- * entries, the rate of the memory's warming (fill_memory_warm). */
+ * entries, the rate of the memory's warming (fill_memory_warm), and the CPU time the
+ * process's other threads took meanwhile: the library's prefault thread committing the
+ * tables' pages ahead of the adds (core/prefault.c). One queue leaves it a CPU of its
+ * own; two queues on a two-CPU machine give it none, and it takes its time from theirs.
+ */
 struct insert_run {
-	double meps, create_s, share, commit_gbps;
+	double meps, create_s, share, commit_gbps, helper_cpu_s;
 };
 
 static struct insert_run basic_insert_run(uint32_t n, int nq, const int *cpus)
@@ -203,7 +210,8 @@ static struct insert_run basic_insert_run(uint32_t n, int nq, const int *cpus)
 	struct filler f[2];
 	_Atomic uint32_t next = 0;
 	memset(f, 0, sizeof(f));
-	double t0 = bench_now(CLOCK_MONOTONIC);
+	double t0 = bench_now(CLOCK_MONOTONIC), proc0 = bench_now(CLOCK_PROCESS_CPUTIME_ID),
+	       self0 = bench_now(CLOCK_THREAD_CPUTIME_ID);
 	for (int q = 0; q < nq; q++) {
 		f[q] = (struct filler){.pipe = pipe, .next = &next, .total = n, .queue = (uint16_t)q, .cpu = cpus[q]};
 		pthread_create(&f[q].th, NULL, filler_main, &f[q]);
@@ -211,6 +219,8 @@ static struct insert_run basic_insert_run(uint32_t n, int nq, const int *cpus)
 	for (int q = 0; q < nq; q++)
 		pthread_join(f[q].th, NULL);
 	double dt = bench_now(CLOCK_MONOTONIC) - t0;
+	r.helper_cpu_s = bench_now(CLOCK_PROCESS_CPUTIME_ID) - proc0 - (bench_now(CLOCK_THREAD_CPUTIME_ID) - self0) -
+			 f[0].cpu_s - f[1].cpu_s;
 	if (f[0].done + f[1].done != n)
 		bench_die("BASIC insertion: keys filled", DOCA_ERROR_UNKNOWN);
 	r.share = (double)f[0].done / n;
@@ -321,6 +331,50 @@ static double machine_memory_scaling(double *cpu_b_vs_a)
 	return best / w[0].s + best / w[1].s;
 }
 
+/*
+ * How long a line written on one insertion CPU takes to reach the other, in ns: two
+ * threads pass a counter back and forth on one line. Two queues filling one pipe pass
+ * bucket lines the same way, so the two-queue figure depends on it: this VM read
+ * 53-71 ns while its host ran the two vCPUs on cores sharing a last-level cache and
+ * 215-290 ns while it did not (docs/flow.md). 0: fewer than two CPUs.
+ */
+#define PINGPONG_ROUNDS 200000u
+struct pingpong_side {
+	pthread_t th;
+	_Atomic uint32_t *word;
+	uint32_t first; /* the values this side waits for: first, first + 2, ... */
+	int cpu;
+};
+
+static void *pingpong_main(void *arg)
+{
+	struct pingpong_side *s = arg;
+	pin_to(s->cpu);
+	for (uint32_t v = s->first; v < 2 * PINGPONG_ROUNDS; v += 2) {
+		while (atomic_load_explicit(s->word, memory_order_acquire) != v)
+			;
+		atomic_store_explicit(s->word, v + 1, memory_order_release);
+	}
+	return NULL;
+}
+
+static double machine_line_transfer_ns(void)
+{
+	static _Alignas(64) _Atomic uint32_t word;
+	if (ins_cpu[0] < 0)
+		return 0;
+	atomic_store(&word, 0);
+	struct pingpong_side side[2];
+	double t0 = bench_now(CLOCK_MONOTONIC);
+	for (int k = 0; k < 2; k++) {
+		side[k] = (struct pingpong_side){.word = &word, .first = (uint32_t)k, .cpu = ins_cpu[k]};
+		pthread_create(&side[k].th, NULL, pingpong_main, &side[k]);
+	}
+	for (int k = 0; k < 2; k++)
+		pthread_join(side[k].th, NULL);
+	return (bench_now(CLOCK_MONOTONIC) - t0) * 1e9 / (2.0 * PINGPONG_ROUNDS);
+}
+
 static void print_medians(const char *fmt, uint32_t n, double *v, int reps, double scale)
 {
 	char key[64];
@@ -337,13 +391,14 @@ static void print_medians(const char *fmt, uint32_t n, double *v, int reps, doub
  */
 struct basic_round {
 	struct insert_run q1[2], q2;
-	double machine, mem_b_vs_a, mem_ceiling;
+	double machine, mem_b_vs_a, mem_ceiling, line_ns;
 };
 
 static void basic_insert_round(uint32_t n, struct basic_round *b)
 {
 	b->machine = machine_two_thread_scaling();
 	b->mem_ceiling = machine_memory_scaling(&b->mem_b_vs_a);
+	b->line_ns = machine_line_transfer_ns();
 	for (int k = 0; k < 2; k++)
 		b->q1[k] = basic_insert_run(n, 1, &ins_cpu[k]);
 	b->q2 = basic_insert_run(n, 2, ins_cpu);
@@ -352,16 +407,21 @@ static void basic_insert_round(uint32_t n, struct basic_round *b)
 void bench_insert_fills(int nq)
 {
 	const uint32_t n = 1u << 20;
-	double v[99];
+	double v[99], helper[99];
 	char key[64];
 	ins_cpus_init();
+	printf("machine_line_transfer_ns=%.1f\n", machine_line_transfer_ns());
 	for (int r = 0; r < bench_reps; r++) {
-		v[r] = basic_insert_run(n, nq, ins_cpu).meps;
-		printf("insert_basic_n%u_%dq_fill%d_meps=%.3f\n", n, nq, r + 1, v[r]);
+		struct insert_run run = basic_insert_run(n, nq, ins_cpu);
+		v[r] = run.meps, helper[r] = run.helper_cpu_s;
+		printf("insert_basic_n%u_%dq_fill%d_meps=%.3f\ninsert_basic_n%u_%dq_fill%d_helper_cpu_ms=%.1f\n", n, nq,
+		       r + 1, v[r], n, nq, r + 1, helper[r] * 1e3);
 		fflush(stdout);
 	}
 	snprintf(key, sizeof(key), "insert_basic_n%%u_%dq_fills_meps", nq);
 	print_medians(key, n, v, bench_reps, 1);
+	snprintf(key, sizeof(key), "insert_basic_n%%u_%dq_fills_helper_cpu_ms", nq);
+	print_medians(key, n, helper, bench_reps, 1e3);
 }
 
 void bench_insert_part(uint32_t n, bool basic)
@@ -369,7 +429,7 @@ void bench_insert_part(uint32_t n, bool basic)
 	/* At 16M a run takes seconds and GBs: at most 3 runs. */
 	int reps = n > (1u << 20) && bench_reps > 3 ? 3 : bench_reps;
 	double b1[99], b1a[99], b1b[99], b2[99], b21[99], share[99], sc[99], mem[99], memba[99], h[99], cb[99],
-		ch[99], commit[4 * 99];
+		ch[99], commit[4 * 99], help1[99], help2[99], help2_pct[99], line[99];
 	int nc = 0;
 	ins_cpus_init();
 	for (int r = 0; r < reps; r++) {
@@ -377,9 +437,12 @@ void bench_insert_part(uint32_t n, bool basic)
 			struct basic_round b;
 			basic_insert_round(n, &b);
 			b1a[r] = b.q1[0].meps, b1b[r] = b.q1[1].meps, b2[r] = b.q2.meps;
-			b1[r] = b1a[r] > b1b[r] ? b1a[r] : b1b[r];
+			int fast = b1a[r] > b1b[r] ? 0 : 1;
+			b1[r] = b.q1[fast].meps, help1[r] = b.q1[fast].helper_cpu_s, help2[r] = b.q2.helper_cpu_s;
+			help2_pct[r] = b.q2.helper_cpu_s / (2 * n / (b2[r] * 1e6));
 			b21[r] = b2[r] / b1[r];
 			share[r] = b.q2.share, sc[r] = b.machine, mem[r] = b.mem_ceiling, memba[r] = b.mem_b_vs_a;
+			line[r] = b.line_ns;
 			cb[r] = b.q1[0].create_s;
 			commit[nc++] = b.q1[0].commit_gbps, commit[nc++] = b.q1[1].commit_gbps;
 			commit[nc++] = b.q2.commit_gbps;
@@ -403,9 +466,13 @@ void bench_insert_part(uint32_t n, bool basic)
 		print_medians("insert_basic_n%u_2q_meps", n, b2, reps, 1);
 		print_medians("insert_basic_n%u_2q_vs_1q", n, b21, reps, 1);
 		print_medians("insert_basic_n%u_2q_first_queue_pct", n, share, reps, 100);
+		print_medians("insert_basic_n%u_1q_helper_cpu_ms", n, help1, reps, 1e3);
+		print_medians("insert_basic_n%u_2q_helper_cpu_ms", n, help2, reps, 1e3);
+		print_medians("insert_basic_n%u_2q_helper_cpu_pct", n, help2_pct, reps, 100);
 		print_medians("machine_n%u_2thread_scaling", n, sc, reps, 1);
 		print_medians("machine_n%u_mem_cpu_b_vs_a", n, memba, reps, 1);
 		print_medians("machine_n%u_mem_2thread_ceiling", n, mem, reps, 1);
+		print_medians("machine_n%u_line_transfer_ns", n, line, reps, 1);
 		print_medians("create_basic_n%u_ms", n, cb, reps, 1e3);
 	}
 	print_medians("insert_hash_n%u_meps", n, h, reps, 1);
