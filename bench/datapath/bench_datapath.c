@@ -495,6 +495,7 @@ int main(int argc, char **argv)
 {
 	const char *parts = NULL, *scale_type = NULL;
 	uint32_t scale_n = 0;
+	const char *fills_arg = NULL; /* -F */
 	int fills_nq = 0;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-q") == 0)
@@ -508,7 +509,7 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
 			scale_n = (uint32_t)strtoul(argv[++i], NULL, 0);
 		else if (strcmp(argv[i], "-F") == 0 && i + 1 < argc)
-			fills_nq = atoi(argv[++i]);
+			fills_arg = argv[++i];
 		else {
 			fputs(usage, stderr);
 			return 2;
@@ -520,12 +521,14 @@ int main(int argc, char **argv)
 	}
 	if (scale_type)
 		return bench_scale_child(scale_type, scale_n);
-	if (fills_nq != 0 && fills_nq != 1 && fills_nq != 2) {
-		fprintf(stderr, "bench_datapath: -F takes 1 or 2 (queues)\n");
-		return 2;
-	}
-	if (fills_nq)
+	if (fills_arg) {
+		fills_nq = strcmp(fills_arg, "1") == 0 ? 1 : strcmp(fills_arg, "2") == 0 ? 2 : 0;
+		if (fills_nq == 0) {
+			fprintf(stderr, "bench_datapath: -F takes 1 or 2 (queues), not '%s'\n", fills_arg);
+			return 2;
+		}
 		parts = "fills";
+	}
 	if (parts == NULL)
 		parts = bench_quick ? "w1k,w1m,w2,ins,scale" : "w1k,w1m,w1g,w2,ins,ins16m,scale,scale16m";
 	char list[128];
