@@ -114,13 +114,16 @@ static struct doca_flow_pipe_entry *pool_claim(struct doca_flow_pipe *pipe, uint
  * write next to each other's handles: with runs of 32 (768 bytes), two queues filling
  * one pipe interleaved their blocks (each core's prefetchers most likely pulled in the
  * lines the other was about to write), and the add call cost twice what it did on one
- * queue. A small pool's runs are a sixteenth of it at most, so that one thread does not
- * take a pipe's handles from the others. A few runs per thread (by pool generation); a
- * run is replaced only once used up, so a pool whose place holds another's run claims
- * single slots instead of abandoning it. At most what is left of a run when its thread
- * exits is never handed out (adds past the pool take heap handles, as past nr_entries).
+ * queue. Runs of 256 (6 KiB, two threads' runs sharing every other page) still made two
+ * queues on cores without a shared last-level cache 3-17% slower (median 9%) than runs
+ * of 4096 (96 KiB), fills of either alternated in one process (docs/flow.md). A small
+ * pool's runs are a sixteenth of it at most, so that one thread does not take a pipe's
+ * handles from the others. A few runs per thread (by pool generation); a run is
+ * replaced only once used up, so a pool whose place holds another's run claims single
+ * slots instead of abandoning it. At most what is left of a run when its thread exits
+ * is never handed out (adds past the pool take heap handles, as past nr_entries).
  */
-#define POOL_RUN 256
+#define POOL_RUN 4096
 #define POOL_RUNS 4
 struct pool_run {
 	uint64_t gen; /* the pool's pool_gen; 0: none */
