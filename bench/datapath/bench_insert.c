@@ -334,7 +334,8 @@ static double machine_memory_scaling(double *cpu_b_vs_a)
 /*
  * How long a line written on one insertion CPU takes to reach the other, in ns: two
  * threads pass a counter back and forth on one line. Two queues filling one pipe pass
- * bucket lines the same way, so the two-queue figure depends on it: this VM read
+ * the lines they share of it (buckets, and the pages of neighbouring runs of records
+ * and handles) the same way, so the two-queue figure depends on it: this VM read
  * 53-71 ns while its host ran the two vCPUs on cores sharing a last-level cache and
  * 215-290 ns while it did not (docs/flow.md). 0: fewer than two CPUs.
  */
