@@ -389,12 +389,14 @@ static void chunk_spare_fill(struct nic_pipe *p, struct add_chunk *c, uint32_t i
 	uint32_t want = 0, got = 0;
 	for (uint32_t j = i; j < c->n; j++)
 		want += c->errs[j] == DOCA_SUCCESS;
-	uint32_t places = live_reserve(p, want);
+	uint32_t places = live_reserve(p, want), cursor = 0;
 	if (places) {
 		core_spin_lock(&p->slot_lock);
-		got = nic_slots_take(p, c->spare, places);
+		got = nic_slots_take(p, c->spare, places, &cursor);
 		core_spin_unlock(&p->slot_lock);
 	}
+	if (cursor)
+		nic_slots_commit_ahead(p, cursor);
 	if (got < places)
 		atomic_fetch_sub_explicit(&p->nr_live, places - got, memory_order_relaxed);
 	c->spare_next = 0;

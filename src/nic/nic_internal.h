@@ -664,9 +664,14 @@ void nic_slots_mark_used(struct nic_pipe *p, const uint32_t *slots, uint32_t n);
 /* The first used slot from from on, or the end of the pool's used range. */
 uint32_t nic_slot_next_used(const struct nic_pipe *p, uint32_t from);
 /* BASIC: up to n free slots (zero) into out, freed ones first; returns how many (fewer
- * when every slot is taken). Both this and nic_slot_release: under the pipe lock for
- * writing, or slot_lock (adds). */
-uint32_t nic_slots_take(struct nic_pipe *p, struct nic_bentry **out, uint32_t n);
+ * when every slot is taken). *cursor: where the pool's cursor moved to, 0 if it did not
+ * move (for nic_slots_commit_ahead). Both this and nic_slot_release: under the pipe
+ * lock for writing, or slot_lock (adds). */
+uint32_t nic_slots_take(struct nic_pipe *p, struct nic_bentry **out, uint32_t n, uint32_t *cursor);
+/* BASIC: ask the prefault service for the records past a cursor nic_slots_take moved
+ * to. Not under slot_lock: the request may wake the service's thread, which can take
+ * the CPU of the thread that woke it, and the other adders would wait on the lock. */
+void nic_slots_commit_ahead(struct nic_pipe *p, uint32_t cursor);
 /* The slot of a freed entry: its cells and the entry zeroed, back to the free ones. */
 void nic_slot_release(struct nic_pipe *p, struct nic_entry *e);
 /* HASH: note that slot holds an entry (the groups nic_slot_next_used visits). */

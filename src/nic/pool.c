@@ -194,7 +194,7 @@ static uint32_t run_take(struct nic_pipe *p, struct nic_slot_run *r, struct nic_
  * cursor is at the end, the other threads' runs, so that runs never make a pipe full
  * before its last slot.
  */
-uint32_t nic_slots_take(struct nic_pipe *p, struct nic_bentry **out, uint32_t n)
+uint32_t nic_slots_take(struct nic_pipe *p, struct nic_bentry **out, uint32_t n, uint32_t *cursor)
 {
 	uint32_t got = 0;
 	for (uint32_t f; got < n && (f = p->pool_free) != 0; got++) {
@@ -215,11 +215,14 @@ uint32_t nic_slots_take(struct nic_pipe *p, struct nic_bentry **out, uint32_t n)
 	}
 	for (uint32_t r = 0; got < n && r < NIC_SLOT_RUNS; r++)
 		got += run_take(p, &p->runs[r], out + got, n - got);
-	if (p->pool_hw != hw) { /* the cursor moved: commit ahead of it */
-		core_prefault_at(&p->pool_pf, (size_t)p->pool_hw * sizeof(struct nic_bentry));
-		core_prefault_at(&p->bmatch_pf, (size_t)p->pool_hw * p->nr_entry_words * sizeof(uint64_t));
-	}
+	*cursor = p->pool_hw != hw ? p->pool_hw : 0;
 	return got;
+}
+
+void nic_slots_commit_ahead(struct nic_pipe *p, uint32_t cursor)
+{
+	core_prefault_at(&p->pool_pf, (size_t)cursor * sizeof(struct nic_bentry));
+	core_prefault_at(&p->bmatch_pf, (size_t)cursor * p->nr_entry_words * sizeof(uint64_t));
 }
 
 void nic_slot_release(struct nic_pipe *p, struct nic_entry *e)
