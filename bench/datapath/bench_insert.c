@@ -391,9 +391,9 @@ static void print_medians(const char *fmt, uint32_t n, double *v, int reps, doub
  * two queues, one on each. At 1M the three kinds of fill take turns ROUND_FILLS times
  * and each kind's median fill stands for it: now and then this VM's host backs a
  * fill's pages again although fill_memory_warm committed them just before (the
- * prefault thread's CPU time then reads 4-7x its usual 5 ms), and a round of single
- * fills took that fill's rate for the round's (a two-queue fill at 0.9-1.2x the one-queue
- * figure in 4 of 15 rounds). At 16M a fill takes seconds: one of each.
+ * prefault thread's CPU time then reads 15-68 ms against its usual 5), and a round of
+ * single fills took that fill's rate for the round's (a two-queue fill at 0.9-1.2x the
+ * one-queue figure in 7 of 30 rounds). At 16M a fill takes seconds: one of each.
  */
 #define ROUND_FILLS 3
 struct basic_round {
