@@ -322,11 +322,14 @@ struct core_prefault {
 /* Serve [base, base + size): commit up to want + PREFAULT_AHEAD now (SIZE_MAX for all
  * of it: a table touched at random), and later what core_prefault_at asks. */
 FLOWDPA_INTERNAL_API void core_prefault_start(struct core_prefault *r, void *base, size_t size, size_t want);
-/* Commit up to PREFAULT_AHEAD past offset upto. */
+/* Commit up to PREFAULT_AHEAD past offset upto. It takes the service's mutex and may
+ * wake its thread, which can take the caller's CPU: not under a spin lock, or the
+ * lock's other takers spin until the caller runs again. */
 FLOWDPA_INTERNAL_API void core_prefault_want(struct core_prefault *r, size_t upto);
 /* No more service; returns once the thread no longer touches the region. */
 FLOWDPA_INTERNAL_API void core_prefault_stop(struct core_prefault *r);
-/* The table's use reached byte offset: cheap, the service is asked once per chunk. */
+/* The table's use reached byte offset: cheap, the service is asked (core_prefault_want,
+ * not under a spin lock) once per chunk. */
 static inline void core_prefault_at(struct core_prefault *r, size_t offset)
 {
 	size_t want = atomic_load_explicit(&r->want, memory_order_relaxed);
