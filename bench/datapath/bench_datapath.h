@@ -88,6 +88,12 @@ void bench_insert_part(uint32_t n, bool basic);
 void bench_insert_fills(int nq);
 /* Bytes per entry of a HASH and/or BASIC table of n entries, fresh processes. */
 void bench_scale_part(uint32_t n, bool hash, bool basic);
+/* Issue 13's capacity target, a 100M-entry HASH pipe and a 60M-entry BASIC pipe in
+ * 24 GB, on the powers of two above them (the walks need one): 2^27 HASH and 2^26 BASIC
+ * entries, each filled and walked in a fresh process as the scale part does; the
+ * process's whole RSS, and the two added up (each counts the fixed part once more, so
+ * the sum bounds both tables in one process from above). */
+void bench_fit_part(void);
 int bench_scale_child(const char *type, uint32_t n); /* -S: one measurement, then exit */
 
 #endif

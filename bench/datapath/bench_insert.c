@@ -593,8 +593,8 @@ static void scale_teardown(struct doca_flow_pipe *pipe, struct doca_flow_pipe *r
 int bench_scale_child(const char *type, uint32_t n)
 {
 	bool hash = strcmp(type, "hash") == 0;
-	if ((!hash && strcmp(type, "basic") != 0) || n == 0 || (n & (n - 1)) || n > (1u << 24)) {
-		fprintf(stderr, "bench_datapath: -S takes basic|hash, -n a power of two up to 16777216\n");
+	if ((!hash && strcmp(type, "basic") != 0) || n == 0 || (n & (n - 1)) || n > (1u << 27)) {
+		fprintf(stderr, "bench_datapath: -S takes basic|hash, -n a power of two up to 134217728\n");
 		return 2;
 	}
 	bench_flow_start();
@@ -621,9 +621,10 @@ int bench_scale_child(const char *type, uint32_t n)
 	return 0;
 }
 
-/* Run `bench_datapath -S type -n n` (this very program); *bpe, *create_ms, *fixed_kb
- * from its output. */
-static void scale_spawn(const char *type, uint32_t n, double *bpe, double *create_ms, double *fixed_kb)
+/* Run `bench_datapath -S type -n n` (this very program); *bpe, *create_ms, *fixed_kb,
+ * *rss_mb from its output. */
+static void scale_spawn(const char *type, uint32_t n, double *bpe, double *create_ms, double *fixed_kb,
+			double *rss_mb)
 {
 	char cmd[128], line[256];
 	snprintf(cmd, sizeof(cmd), "/proc/%d/exe -S %s -n %u", (int)getpid(), type, n);
@@ -631,14 +632,15 @@ static void scale_spawn(const char *type, uint32_t n, double *bpe, double *creat
 	FILE *p = popen(cmd, "r");
 	if (p == NULL)
 		bench_die("popen scale child", DOCA_ERROR_IO_FAILED);
-	*bpe = *create_ms = *fixed_kb = -1;
+	*bpe = *create_ms = *fixed_kb = *rss_mb = -1;
 	while (fgets(line, sizeof(line), p)) {
 		sscanf(line, "scale_bytes_per_entry=%lf", bpe);
 		sscanf(line, "scale_create_ms=%lf", create_ms);
 		sscanf(line, "scale_fixed_kb=%lf", fixed_kb);
+		sscanf(line, "scale_rss_mb=%lf", rss_mb);
 	}
 	int rc = pclose(p);
-	if (rc != 0 || *bpe < 0 || *create_ms < 0 || *fixed_kb < 0) {
+	if (rc != 0 || *bpe < 0 || *create_ms < 0 || *fixed_kb < 0 || *rss_mb < 0) {
 		fprintf(stderr, "bench_datapath: scale child `%s` failed (status %d)\n", cmd, rc);
 		exit(3);
 	}
@@ -659,12 +661,12 @@ static void scale_print(const char *type, uint32_t n, double *bpe, double *creat
 void bench_scale_part(uint32_t n, bool hash, bool basic)
 {
 	int reps = bench_reps > 3 ? 3 : bench_reps;
-	double hb[99], hc[99], hf[99], bb[99], bc[99], bf[99];
+	double hb[99], hc[99], hf[99], bb[99], bc[99], bf[99], rss_mb;
 	for (int r = 0; r < reps; r++) {
 		if (hash)
-			scale_spawn("hash", n, &hb[r], &hc[r], &hf[r]);
+			scale_spawn("hash", n, &hb[r], &hc[r], &hf[r], &rss_mb);
 		if (basic)
-			scale_spawn("basic", n, &bb[r], &bc[r], &bf[r]);
+			scale_spawn("basic", n, &bb[r], &bc[r], &bf[r], &rss_mb);
 	}
 	if (hash) {
 		scale_print("hash", n, hb, hc, hf, reps);
@@ -679,5 +681,32 @@ void bench_scale_part(uint32_t n, bool hash, bool basic)
 	printf("scale_target_hash_bytes_per_entry=%d\nscale_target_basic_bytes_per_entry=%d\n"
 	       "scale_target_create_hash_n16777216_ms=%d\n",
 	       HASH_TARGET_BYTES, BASIC_TARGET_BYTES, HASH_CREATE_TARGET_MS);
+	fflush(stdout);
+}
+
+void bench_fit_part(void)
+{
+	static const struct {
+		const char *type;
+		uint32_t n;
+	} fit[2] = {{"hash", 1u << 27}, {"basic", 1u << 26}};
+	double both_gb = 0;
+	int measured = 0;
+	for (int i = 0; i < 2; i++) {
+		bool basic = strcmp(fit[i].type, "basic") == 0;
+		char part[64];
+		snprintf(part, sizeof(part), "fit_%s_n%u", fit[i].type, fit[i].n);
+		if (!bench_fits(part, fit[i].n, basic, basic))
+			continue;
+		double bpe, create_ms, fixed_kb, rss_mb;
+		scale_spawn(fit[i].type, fit[i].n, &bpe, &create_ms, &fixed_kb, &rss_mb);
+		double gb = rss_mb * (1 << 20) / 1e9;
+		printf("%s_bytes_per_entry=%.2f\n%s_rss_gb=%.2f\n", part, bpe, part, gb);
+		both_gb += gb;
+		measured++;
+	}
+	if (measured == 2)
+		printf("fit_both_rss_gb=%.2f\n", both_gb);
+	printf("fit_target_rss_gb=24\n");
 	fflush(stdout);
 }

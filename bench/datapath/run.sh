@@ -6,7 +6,8 @@
 # median of the per-round ratios (one of our workers against one peer core).
 # Usage: bench/datapath/run.sh BUILD_DIR [quick]
 #   ROUNDS=5 by default; quick: one round, short peer runs, ours without the 16M parts.
-#   BIG_ROUNDS=1: the 16M parts, ours and the peers' (minutes each while tables are big;
+#   BIG_ROUNDS=1: the 16M parts, ours and the peers', and our capacity part (fit: 134M HASH
+#   and 67M BASIC entries, 12 GB; minutes each while tables are big;
 #   bytes per entry do not drift with the machine's speed), run in the first BIG_ROUNDS
 #   rounds only.
 #   Root, for the XDP peer (BPF_PROG_TEST_RUN); the DPDK peer needs libdpdk

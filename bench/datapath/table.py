@@ -144,6 +144,13 @@ for t, tgt in (("hash", "<= 48"), ("basic", "<= 96")):
         row("%s N=%s" % (t.upper(), n), ("scale_%s_%s_bytes_per_entry" % (t, tag),), target=tgt, d=1,
             dpdk_const=PEER_BYTES["dpdk"], xdp_const=PEER_BYTES["xdp"])
 
+section("Capacity, a fresh process's RSS in GB once filled and walked (first round; issue 13: 100M HASH and 60M BASIC in 24 GB)")
+row("HASH N=128M (2^27, >= 100M)", ("fit_hash_n134217728_rss_gb",), target="<= 24")
+row("  bytes per entry", ("fit_hash_n134217728_bytes_per_entry",), d=1)
+row("BASIC N=64M (2^26, >= 60M)", ("fit_basic_n67108864_rss_gb",), target="<= 24")
+row("  bytes per entry", ("fit_basic_n67108864_bytes_per_entry",), d=1)
+row("both, the two processes added up", ("fit_both_rss_gb",), target="<= 24")
+
 w = [max(len(r[i]) for r in rows if len(r) > 1) for i in range(7)]
 hdr = ("metric (median of %d, [min-max])" % a.rounds, "flowdpa", "DPDK rte_hash", "XDP/BPF", "vs DPDK", "vs XDP",
        "target")
