@@ -144,7 +144,7 @@ for t, tgt in (("hash", "<= 48"), ("basic", "<= 96")):
         row("%s N=%s" % (t.upper(), n), ("scale_%s_%s_bytes_per_entry" % (t, tag),), target=tgt, d=1,
             dpdk_const=PEER_BYTES["dpdk"], xdp_const=PEER_BYTES["xdp"])
 
-section("Capacity, a fresh process's RSS in GB once filled and walked (first round; issue 13: 100M HASH and 60M BASIC in 24 GB)")
+section("Capacity, a fresh process's RSS in GB once filled and walked (first BIG_ROUNDS rounds; issue 13: 100M HASH and 60M BASIC in 24 GB)")
 row("HASH N=128M (2^27, >= 100M)", ("fit_hash_n134217728_rss_gb",), target="<= 24")
 row("  bytes per entry", ("fit_hash_n134217728_bytes_per_entry",), d=1)
 row("BASIC N=64M (2^26, >= 60M)", ("fit_basic_n67108864_rss_gb",), target="<= 24")
