@@ -178,6 +178,10 @@ for n, tag in (("1M", "n1048576"), ("16M", "n16777216")):
     for t in ("hash", "basic"):
         add_opt("bench_datapath", "%s bytes per entry N=%s (target %d)" % (t.upper(), n, 48 if t == "hash" else 96),
                 "B", dp("scale_%s_%s_bytes_per_entry" % (t, tag)))
+for t, n, tag in (("hash", "134M", "n134217728"), ("basic", "67M", "n67108864")):
+    add_opt("bench_datapath", "%s N=%s, a fresh process's RSS once filled and walked" % (t.upper(), n), "GB",
+            dp("fit_%s_%s_rss_gb" % (t, tag)))
+add_opt("bench_datapath", "capacity: both of these added up (target <= 24)", "GB", dp("fit_both_rss_gb"))
 add("bench_provider", "replace 1t b32 sync", "Kops/s",
     series(lambda rd: 1000 * rd["provider"]["replace_1t_b32_sync_mops"]), peer["xdp_update_kops"],
     peer["dpdk_update_kops"], "bpf_update_kops", "dpdk_hash_update_mops x1000")
