@@ -339,8 +339,8 @@ void flow_entry_destroy_all(struct doca_flow_pipe *pipe)
 
 /* The pieces of every add call (checks, handle, fwd and counter, queue push) are
  * inlined into each add function (always_inline): gcc -O2 leaves them calls, 50
- * instructions an add for the checks and queue push, and 11% of a HASH add's (7% of
- * its time, 3% of a keyed BASIC add's instructions) for the handle, fwd and counter. */
+ * instructions an add for the checks and queue push, and 11% of a HASH add's (2-7% of
+ * its time) and 3% of a keyed BASIC add's instructions for the handle, fwd and counter. */
 static inline __attribute__((always_inline)) doca_error_t
 check_common(uint16_t q, const struct doca_flow_pipe *pipe, uint32_t flags, const char *who)
 {
