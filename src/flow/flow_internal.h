@@ -89,16 +89,17 @@ struct flow_upd_op {
 /*
  * A batch of a queue's operations taken off it by doca_flow_entries_process and being
  * executed, on that call's stack: it stays on the queue's list (under its lock) so that
- * flow_queue_drop_pipe drops a destroyed pipe's operations from it too. Whoever
- * exchanges an item to 0 first owns it. A batch's adds into one pipe are one NIC call,
+ * flow_queue_drop_pipe drops a destroyed pipe's operations from it too. Its items are
+ * read and written under the queue's lock only: whoever zeroes an item there owns it
+ * (flow_queue.c, claim_run). A batch's adds into one pipe are one NIC call,
  * which meets the other queues' adders on the pipe's shared lines once
  * (nic_entry_add_bulk): with 256 rather than 32, and the NIC's bursts of 128, two queues
  * filling one pipe went from about 1.2x to 1.4x one queue (docs/flow.md). The batch and
- * its arrays take about 11 KiB of the caller's stack.
+ * its arrays take about 13 KiB of the caller's stack.
  */
 #define FLOW_PROC_BATCH 256
 struct flow_batch {
-	_Atomic uintptr_t it[FLOW_PROC_BATCH];
+	uintptr_t it[FLOW_PROC_BATCH];
 	uint32_t n;
 	struct flow_batch *up;
 };

@@ -97,7 +97,7 @@ static uint32_t queue_pop_batch(struct flow_queue *fq, struct flow_batch *b, uin
 	if (n > FLOW_PROC_BATCH)
 		n = FLOW_PROC_BATCH;
 	for (uint32_t i = 0; i < n; i++)
-		atomic_init(&b->it[i], *flow_queue_slot(fq, i));
+		b->it[i] = *flow_queue_slot(fq, i);
 	b->n = n;
 	if (n) {
 		fq->head = (fq->head + n) & (fq->cap - 1);
@@ -166,13 +166,14 @@ void flow_queue_drop_pipe(struct doca_flow_port *port, struct doca_flow_pipe *pi
 			drop_item(port, pipe, it);
 		}
 		flow_queue_pending_set(fq, kept);
+		/* An item still in a batch is not taken yet (claim_run), so it is alive. */
 		for (struct flow_batch *b = fq->batches; b; b = b->up)
 			for (uint32_t i = 0; i < b->n; i++) {
-				uintptr_t it = atomic_load_explicit(&b->it[i], memory_order_acquire);
-				if (it && qitem_entry(it)->pipe_id == pipe->id &&
-				    atomic_compare_exchange_strong_explicit(&b->it[i], &it, 0, memory_order_acq_rel,
-									    memory_order_acquire))
+				uintptr_t it = b->it[i];
+				if (it && qitem_entry(it)->pipe_id == pipe->id) {
+					b->it[i] = 0;
 					drop_item(port, pipe, it);
+				}
 			}
 		core_spin_unlock(&fq->lock);
 	}
@@ -241,15 +242,18 @@ static void complete(struct doca_flow_pipe_entry *e, uint16_t q, enum doca_flow_
  * which ends the entries still to complete with it (flow_entry_destroy_all): their
  * records are already freed and nothing of theirs is read after that.
  */
-static void execute_adds(struct flow_add_op **a, uint32_t n, uint16_t q)
+static void execute_adds(const uintptr_t *items, uint32_t n, uint16_t q)
 {
-	struct doca_flow_pipe *pipe = flow_entry_pipe(a[0]->entry);
+	struct flow_add_op *a[FLOW_PROC_BATCH];
 	const struct nic_entry_attr *attrs[FLOW_PROC_BATCH];
 	struct nic_entry *ne[FLOW_PROC_BATCH];
 	doca_error_t err[FLOW_PROC_BATCH];
 	struct doca_flow_pipe_entry *e[FLOW_PROC_BATCH];
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++) {
+		a[i] = (struct flow_add_op *)items[i];
 		attrs[i] = &a[i]->attr;
+	}
+	struct doca_flow_pipe *pipe = flow_entry_pipe(a[0]->entry);
 	nic_entry_add_bulk(pipe->nic, attrs, n, ne, err);
 	for (uint32_t i = 0; i < n; i++) {
 		e[i] = a[i]->entry;
@@ -323,38 +327,55 @@ static bool qitem_is_add(uintptr_t it)
 	return !(it & FLOW_QITEM_DEL) && ((const struct flow_op *)it)->type == FLOW_OP_ADD;
 }
 
-/* Execute the items of a batch in order (claiming each from flow_queue_drop_pipe), adds
- * of one pipe in a row together; returns how many ran. */
-static uint32_t execute_batch(struct flow_batch *b, uint16_t q)
+/*
+ * Take the batch's item i and, if it is an add, the adds into the same pipe right after
+ * it, into run (the queue's lock held): flow_queue_drop_pipe, which may run meanwhile in
+ * an entry callback or another thread, drops only items not taken yet, and reads them,
+ * so an item is taken and zeroed under the lock, and freed only once taken. One lock
+ * per run, not an atomic exchange per item. Returns how many were taken (0: item i was
+ * dropped with its pipe).
+ */
+static uint32_t claim_run(struct flow_queue *fq, struct flow_batch *b, uint32_t i, uintptr_t *run)
+{
+	core_spin_lock(&fq->lock);
+	uintptr_t it = b->it[i];
+	uint32_t n = 0;
+	if (it) {
+		b->it[i] = 0;
+		run[n++] = it;
+		if (qitem_is_add(it)) {
+			uint32_t pipe_id = qitem_entry(it)->pipe_id;
+			for (uint32_t j = i + 1; j < b->n; j++) {
+				uintptr_t next = b->it[j];
+				if (next == 0 || !qitem_is_add(next) || qitem_entry(next)->pipe_id != pipe_id)
+					break;
+				b->it[j] = 0;
+				run[n++] = next;
+			}
+		}
+	}
+	core_spin_unlock(&fq->lock);
+	return n;
+}
+
+/* Execute the items of a batch in order, adds of one pipe in a row together; returns
+ * how many ran. */
+static uint32_t execute_batch(struct flow_queue *fq, struct flow_batch *b, uint16_t q)
 {
 	uint32_t ran = 0;
 	for (uint32_t i = 0; i < b->n; i++) {
-		uintptr_t it = atomic_exchange_explicit(&b->it[i], 0, memory_order_acq_rel);
-		if (it == 0)
+		uintptr_t run[FLOW_PROC_BATCH];
+		uint32_t n = claim_run(fq, b, i, run);
+		if (n == 0)
 			continue; /* its pipe was destroyed meanwhile */
-		ran++;
-		if (it & FLOW_QITEM_DEL) {
-			execute_del(qitem_entry(it), q);
-			continue;
-		}
-		if (!qitem_is_add(it)) {
-			execute_upd((struct flow_upd_op *)it, q);
-			continue;
-		}
-		struct flow_add_op *adds[FLOW_PROC_BATCH];
-		uint32_t n = 0;
-		uint32_t pipe_id = qitem_entry(it)->pipe_id;
-		adds[n++] = (struct flow_add_op *)it;
-		while (i + 1 < b->n) {
-			uintptr_t next = atomic_load_explicit(&b->it[i + 1], memory_order_acquire);
-			if (next == 0 || !qitem_is_add(next) || qitem_entry(next)->pipe_id != pipe_id ||
-			    atomic_exchange_explicit(&b->it[i + 1], 0, memory_order_acq_rel) != next)
-				break;
-			adds[n++] = (struct flow_add_op *)next;
-			i++;
-		}
-		ran += n - 1;
-		execute_adds(adds, n, q);
+		ran += n;
+		i += n - 1;
+		if (run[0] & FLOW_QITEM_DEL)
+			execute_del(qitem_entry(run[0]), q);
+		else if (!qitem_is_add(run[0]))
+			execute_upd((struct flow_upd_op *)run[0], q);
+		else
+			execute_adds(run, n, q);
 	}
 	return ran;
 }
@@ -387,7 +408,7 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 		struct flow_batch b;
 		if (queue_pop_batch(fq, &b, budget - total) == 0)
 			break;
-		total += execute_batch(&b, pipe_queue);
+		total += execute_batch(fq, &b, pipe_queue);
 		queue_batch_done(fq, &b);
 	}
 	/* A resize completes on a queue its pipe does not exclude (flow_resize.c). */

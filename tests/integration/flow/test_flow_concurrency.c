@@ -370,6 +370,85 @@ static void test_same_index_readd_two_queues(void **state)
 	doca_flow_pipe_destroy(hash);
 }
 
+/*
+ * A thread updates the entries of its pipe, queue 0, while another creates and destroys
+ * an unrelated pipe of the same port, over and over: each destruction scans the batches
+ * queue 0 is executing for the dying pipe's operations (flow_queue_drop_pipe), and must
+ * not read an operation the worker has taken and freed meanwhile (under TSan: no race).
+ */
+#define CHURN_ENTRIES 256
+#define CHURN_ROUNDS 200
+
+static struct doca_flow_pipe_entry *churn_e[CHURN_ENTRIES];
+static _Atomic bool churn_done;
+
+static void *churn_updater(void *arg)
+{
+	struct doca_flow_pipe *work = arg;
+	struct doca_flow_actions act;
+	memset(&act, 0, sizeof(act));
+	for (int r = 0; r < CHURN_ROUNDS; r++) {
+		for (int j = 0; j < CHURN_ENTRIES; j++) {
+			act.outer.udp.l4_port.src_port = DOCA_HTOBE16((uint16_t)(r * CHURN_ENTRIES + j));
+			assert_int_equal(doca_flow_pipe_basic_update_entry(0, work, 0, &act, NULL, NULL,
+									   DOCA_FLOW_ENTRY_FLAGS_WAIT_FOR_BATCH,
+									   churn_e[j]),
+					 DOCA_SUCCESS);
+		}
+		assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	}
+	atomic_store(&churn_done, true);
+	return NULL;
+}
+
+static struct doca_flow_pipe *churn_pipe(const char *name, bool is_root, uint32_t nr_entries)
+{
+	struct doca_flow_match m;
+	struct doca_flow_actions act, *acts[1] = {&act};
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
+	struct doca_flow_pipe_cfg *cfg;
+	struct doca_flow_pipe *p;
+	memset(&m, 0, sizeof(m));
+	memset(&act, 0, sizeof(act));
+	m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
+	m.outer.udp.l4_port.dst_port = 0xffff;
+	act.outer.udp.l4_port.src_port = 0xffff;
+	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, name, DOCA_FLOW_PIPE_BASIC, is_root), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, &m, NULL), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, nr_entries), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &p), DOCA_SUCCESS);
+	doca_flow_pipe_cfg_destroy(cfg);
+	return p;
+}
+
+static void test_destroy_other_pipe_while_processing(void **state)
+{
+	(void)state;
+	processed = 0;
+	struct doca_flow_pipe *work = churn_pipe("WORK", true, CHURN_ENTRIES);
+	for (int i = 0; i < CHURN_ENTRIES; i++) {
+		struct doca_flow_match m;
+		memset(&m, 0, sizeof(m));
+		m.outer.udp.l4_port.dst_port = DOCA_HTOBE16((uint16_t)(1000 + i));
+		assert_int_equal(doca_flow_pipe_basic_add_entry(0, work, &m, 0, NULL, NULL, NULL, 0, NULL, &churn_e[i]),
+				 DOCA_SUCCESS);
+	}
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	atomic_store(&churn_done, false);
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, churn_updater, work), 0);
+	int churned = 0;
+	while (!atomic_load(&churn_done) || churned < 10) {
+		doca_flow_pipe_destroy(churn_pipe("CHURN", false, 16));
+		churned++;
+	}
+	pthread_join(th, NULL);
+	assert_int_equal(processed, CHURN_ENTRIES * (1 + CHURN_ROUNDS));
+	doca_flow_pipe_destroy(work);
+}
+
 static int setup_race(void **state)
 {
 	(void)state;
@@ -403,6 +482,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_concurrent_provider_ops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_index_two_queues, setup_race, teardown),
 		cmocka_unit_test_setup_teardown(test_same_index_readd_two_queues, setup_race, teardown),
+		cmocka_unit_test_setup_teardown(test_destroy_other_pipe_while_processing, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
