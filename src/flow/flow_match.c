@@ -620,7 +620,8 @@ static const struct {
 static inline void a_store(struct nic_actions *na, int af, const uint8_t *src)
 {
 	uint8_t *dst = af < NIC_AF_META ? (uint8_t *)na + a_slot[af].off : (uint8_t *)&na->meta[af - NIC_AF_META];
-	switch (af < NIC_AF_META ? a_slot[af].len : 4) {
+	const uint32_t len = af < NIC_AF_META ? a_slot[af].len : 4;
+	switch (len) {
 	case 1:
 		*dst = *src;
 		break;
@@ -634,6 +635,7 @@ static inline void a_store(struct nic_actions *na, int af, const uint8_t *src)
 		memcpy(dst, src, 6);
 		break;
 	default:
+		assert(len == 16 && "a_slot holds fields of 1, 2, 4, 6 and 16 bytes only");
 		memcpy(dst, src, 16);
 		break;
 	}
