@@ -214,10 +214,13 @@ void flow_queue_warn_unprocessed(void *ctx, uint16_t port_id)
 /* ------------------------------------------------------------------ process */
 
 /* The ports whose doca_flow_entries_process this thread is inside, innermost first:
- * entry callbacks run there, and must not free what the loop still uses. */
+ * entry callbacks run there, and must not free what the loop still uses. batch: the one
+ * the call is executing on queue (NULL between batches). */
 struct flow_processing {
 	const struct doca_flow_port *port;
 	struct flow_processing *up;
+	uint16_t queue;
+	struct flow_batch *batch;
 };
 static _Thread_local struct flow_processing *processing;
 
@@ -335,7 +338,7 @@ static bool qitem_is_add(uintptr_t it)
  * per run, not an atomic exchange per item. Returns how many were taken (0: item i was
  * dropped with its pipe).
  */
-static uint32_t claim_run(struct flow_queue *fq, struct flow_batch *b, uint32_t i, uintptr_t *run)
+static uint32_t claim_run(struct flow_queue *fq, struct flow_batch *b, uint32_t i, uint32_t max, uintptr_t *run)
 {
 	core_spin_lock(&fq->lock);
 	uintptr_t it = b->it[i];
@@ -345,7 +348,7 @@ static uint32_t claim_run(struct flow_queue *fq, struct flow_batch *b, uint32_t 
 		run[n++] = it;
 		if (qitem_is_add(it)) {
 			uint32_t pipe_id = qitem_entry(it)->pipe_id;
-			for (uint32_t j = i + 1; j < b->n; j++) {
+			for (uint32_t j = i + 1; j < b->n && n < max; j++) {
 				uintptr_t next = b->it[j];
 				if (next == 0 || !qitem_is_add(next) || qitem_entry(next)->pipe_id != pipe_id)
 					break;
@@ -358,14 +361,14 @@ static uint32_t claim_run(struct flow_queue *fq, struct flow_batch *b, uint32_t 
 	return n;
 }
 
-/* Execute the items of a batch in order, adds of one pipe in a row together; returns
- * how many ran. */
-static uint32_t execute_batch(struct flow_queue *fq, struct flow_batch *b, uint16_t q)
+/* Execute the items of a batch not taken yet, in order, adds of one pipe in a row
+ * together, at most budget of them; returns how many ran. */
+static uint32_t execute_batch(struct flow_queue *fq, struct flow_batch *b, uint16_t q, uint32_t budget)
 {
 	uint32_t ran = 0;
-	for (uint32_t i = 0; i < b->n; i++) {
+	for (uint32_t i = 0; i < b->n && ran < budget; i++) {
 		uintptr_t run[FLOW_PROC_BATCH];
-		uint32_t n = claim_run(fq, b, i, run);
+		uint32_t n = claim_run(fq, b, i, budget - ran, run);
 		if (n == 0)
 			continue; /* its pipe was destroyed meanwhile */
 		ran += n;
@@ -377,6 +380,23 @@ static uint32_t execute_batch(struct flow_queue *fq, struct flow_batch *b, uint1
 		else
 			execute_adds(run, n, q);
 	}
+	return ran;
+}
+
+/*
+ * A callback processing its own queue (f: the calls this thread is inside, innermost
+ * first): the items the outer calls on that queue took off it and have not run yet are
+ * older than the ring's, so they run first, the outermost call's first; the outer calls
+ * then find them taken. Returns how many ran, at most budget.
+ */
+static uint32_t execute_outer_batches(struct flow_queue *fq, const struct flow_processing *f,
+				      const struct doca_flow_port *port, uint16_t q, uint32_t budget)
+{
+	if (f == NULL)
+		return 0;
+	uint32_t ran = execute_outer_batches(fq, f->up, port, q, budget);
+	if (f->port == port && f->queue == q && f->batch && ran < budget)
+		ran += execute_batch(fq, f->batch, q, budget - ran);
 	return ran;
 }
 
@@ -395,20 +415,24 @@ doca_error_t doca_flow_entries_process(struct doca_flow_port *port, uint16_t pip
 	const uint32_t budget = max_processed_entries ? max_processed_entries : UINT32_MAX;
 	uint32_t total = 0;
 	uint64_t t0 = core_trace_enabled() ? core_trace_now_us() : 0;
-	struct flow_processing frame = {port, processing};
+	struct flow_processing frame = {port, processing, pipe_queue, NULL};
 	processing = &frame;
+	total += execute_outer_batches(fq, frame.up, port, pipe_queue, budget);
 	/*
 	 * Batches of operations taken off the queue under one hold of its lock: a callback
 	 * (or another thread) may destroy a pipe meanwhile, and flow_queue_drop_pipe then
 	 * also drops that pipe's operations from the batches being executed, which stay
 	 * visible to it (struct flow_batch). Callbacks may queue new operations, and process
-	 * them (the lock is not held while executing).
+	 * them (the lock is not held while executing), after what this call has not run yet
+	 * (execute_outer_batches).
 	 */
 	while (total < budget) {
 		struct flow_batch b;
 		if (queue_pop_batch(fq, &b, budget - total) == 0)
 			break;
-		total += execute_batch(fq, &b, pipe_queue);
+		frame.batch = &b;
+		total += execute_batch(fq, &b, pipe_queue, UINT32_MAX);
+		frame.batch = NULL;
 		queue_batch_done(fq, &b);
 	}
 	/* A resize completes on a queue its pipe does not exclude (flow_resize.c). */

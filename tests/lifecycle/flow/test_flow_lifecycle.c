@@ -4,7 +4,8 @@
  * flush and stop with live pipes, doca_flow_destroy with ports still started, repeated
  * init/destroy cycles, external resources held by an export or a pipe cfg, HASH pipes
  * (whose entries live in a per-pipe pool) destroyed with entries live and queued, entry
- * callbacks that destroy pipes or try to stop the port being processed, shared-counter references from queueing to the end,
+ * callbacks that destroy pipes, try to stop the port being processed or process their
+ * own queue (FIFO kept), shared-counter references from queueing to the end,
  * switch ports left to doca_flow_destroy, stale handles of stopped ports.
  */
 #include <setjmp.h>
@@ -457,6 +458,72 @@ static void test_callback_destroys_queued_pipe(void **state)
 	assert_int_equal(cbs.calls, 2);
 }
 
+/*
+ * An entry callback queues more work on its own queue and processes it: the operations
+ * the outer call took off the queue and has not run yet are older, and run first. Here
+ * the ADD of b waits in the outer call's batch (another pipe than the ADD of a whose
+ * callback runs) when that callback queues b's removal and processes the queue: the
+ * removal must not run before the add (it used to, on an entry not yet added, and the
+ * add then ran on the freed handle, reporting the free list's link as its user context).
+ */
+static struct {
+	struct doca_flow_pipe_entry *b;
+	void *ctx[8];
+	enum doca_flow_entry_op op[8];
+	int n, errors;
+} nest;
+
+static void nest_cb(struct doca_flow_pipe_entry *entry, uint16_t q, enum doca_flow_entry_status st,
+		    enum doca_flow_entry_op op, void *ctx)
+{
+	(void)entry;
+	nest.errors += st != DOCA_FLOW_ENTRY_STATUS_SUCCESS;
+	if (nest.n < 8) {
+		nest.ctx[nest.n] = ctx;
+		nest.op[nest.n] = op;
+	}
+	nest.n++;
+	if (nest.n == 1) {
+		assert_int_equal(doca_flow_pipe_remove_entry(q, 0, nest.b), DOCA_SUCCESS);
+		assert_int_equal(doca_flow_entries_process(ports[0], q, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	}
+}
+
+static int setup_nest(void **state)
+{
+	(void)state;
+	memset(&nest, 0, sizeof(nest));
+	if (init_doca_flow_cb(1, "vnf,hws", nest_cb) != DOCA_SUCCESS)
+		return -1;
+	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+}
+
+static void test_callback_processes_own_queue_in_order(void **state)
+{
+	(void)state;
+	static char a_ctx, b_ctx;
+	struct doca_flow_pipe *pa = dport_pipe(true), *pb = dport_pipe(false);
+	struct doca_flow_match m;
+	memset(&m, 0, sizeof(m));
+	m.outer.transport.dst_port = DOCA_HTOBE16(1);
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, pa, &m, 0, NULL, NULL, NULL, 0, &a_ctx, NULL), DOCA_SUCCESS);
+	m.outer.transport.dst_port = DOCA_HTOBE16(2);
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, pb, &m, 0, NULL, NULL, NULL, 0, &b_ctx, &nest.b),
+			 DOCA_SUCCESS);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(nest.n, 3);
+	assert_int_equal(nest.errors, 0);
+	assert_ptr_equal(nest.ctx[0], &a_ctx);
+	assert_int_equal(nest.op[0], DOCA_FLOW_ENTRY_OP_ADD);
+	assert_ptr_equal(nest.ctx[1], &b_ctx);
+	assert_int_equal(nest.op[1], DOCA_FLOW_ENTRY_OP_ADD);
+	assert_ptr_equal(nest.ctx[2], &b_ctx);
+	assert_int_equal(nest.op[2], DOCA_FLOW_ENTRY_OP_DEL);
+	assert_int_equal(flow_pipe_nr_entries_added(pb), 0);
+	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
+	assert_int_equal(nest.n, 3);
+}
+
 static struct doca_flow_pipe *hash_pipe(uint32_t nr_entries);
 static struct doca_flow_pipe_entry *hash_add(struct doca_flow_pipe *p, uint32_t index, uint32_t counter_id);
 
@@ -861,6 +928,7 @@ int main(void)
 		cmocka_unit_test(test_destroy_switch_ports_in_start_order),
 		cmocka_unit_test_setup_teardown(test_stopped_port_handle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resource_held_by_pipe_cfg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_callback_processes_own_queue_in_order, setup_nest, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
