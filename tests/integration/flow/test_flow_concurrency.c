@@ -74,30 +74,42 @@ static void *injector(void *arg)
 	return NULL;
 }
 
-static void test_concurrent_updates(void **state)
+/* A BASIC pipe on the UDP destination port, rewriting the source port per entry, fwd
+ * port 1; counted: a counter per entry and a counted miss that drops. */
+static struct doca_flow_pipe *udp_pipe(const char *name, bool is_root, uint32_t nr_entries, bool counted)
 {
-	(void)state;
 	struct doca_flow_match m;
 	struct doca_flow_actions act, *acts[1] = {&act};
 	struct doca_flow_monitor mon = {.counter_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED};
 	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
 	struct doca_flow_fwd miss = {.type = DOCA_FLOW_FWD_DROP};
 	struct doca_flow_pipe_cfg *cfg;
-
+	struct doca_flow_pipe *p;
 	memset(&m, 0, sizeof(m));
 	memset(&act, 0, sizeof(act));
 	m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
 	m.outer.udp.l4_port.dst_port = 0xffff;
 	act.outer.udp.l4_port.src_port = 0xffff;
 	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
-	assert_int_equal(set_flow_pipe_cfg(cfg, "ROOT", DOCA_FLOW_PIPE_BASIC, true), DOCA_SUCCESS);
+	assert_int_equal(set_flow_pipe_cfg(cfg, name, DOCA_FLOW_PIPE_BASIC, is_root), DOCA_SUCCESS);
 	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, &m, NULL), DOCA_SUCCESS);
 	assert_int_equal(doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_monitor(cfg, &mon), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_miss_counter(cfg, true), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, NB_ENTRIES), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, &miss, &root), DOCA_SUCCESS);
+	if (counted) {
+		assert_int_equal(doca_flow_pipe_cfg_set_monitor(cfg, &mon), DOCA_SUCCESS);
+		assert_int_equal(doca_flow_pipe_cfg_set_miss_counter(cfg, true), DOCA_SUCCESS);
+	}
+	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, nr_entries), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, counted ? &miss : NULL, &p), DOCA_SUCCESS);
 	doca_flow_pipe_cfg_destroy(cfg);
+	return p;
+}
+
+static void test_concurrent_updates(void **state)
+{
+	(void)state;
+	struct doca_flow_actions act;
+
+	root = udp_pipe("ROOT", true, NB_ENTRIES, true);
 	for (int i = 0; i < NB_ENTRIES; i++)
 		assert_int_equal(add_entry(i), DOCA_SUCCESS);
 	assert_int_equal(doca_flow_entries_process(ports[0], 0, DEFAULT_TIMEOUT_US, 0), DOCA_SUCCESS);
@@ -401,33 +413,11 @@ static void *churn_updater(void *arg)
 	return NULL;
 }
 
-static struct doca_flow_pipe *churn_pipe(const char *name, bool is_root, uint32_t nr_entries)
-{
-	struct doca_flow_match m;
-	struct doca_flow_actions act, *acts[1] = {&act};
-	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_PORT, .port_id = 1};
-	struct doca_flow_pipe_cfg *cfg;
-	struct doca_flow_pipe *p;
-	memset(&m, 0, sizeof(m));
-	memset(&act, 0, sizeof(act));
-	m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
-	m.outer.udp.l4_port.dst_port = 0xffff;
-	act.outer.udp.l4_port.src_port = 0xffff;
-	assert_int_equal(doca_flow_pipe_cfg_create(&cfg, ports[0]), DOCA_SUCCESS);
-	assert_int_equal(set_flow_pipe_cfg(cfg, name, DOCA_FLOW_PIPE_BASIC, is_root), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_match(cfg, &m, NULL), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_actions(cfg, acts, NULL, NULL, 1), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_set_nr_entries(cfg, nr_entries), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_create(cfg, &fwd, NULL, &p), DOCA_SUCCESS);
-	doca_flow_pipe_cfg_destroy(cfg);
-	return p;
-}
-
 static void test_destroy_other_pipe_while_processing(void **state)
 {
 	(void)state;
 	processed = 0;
-	struct doca_flow_pipe *work = churn_pipe("WORK", true, CHURN_ENTRIES);
+	struct doca_flow_pipe *work = udp_pipe("WORK", true, CHURN_ENTRIES, false);
 	for (int i = 0; i < CHURN_ENTRIES; i++) {
 		struct doca_flow_match m;
 		memset(&m, 0, sizeof(m));
@@ -441,7 +431,7 @@ static void test_destroy_other_pipe_while_processing(void **state)
 	assert_int_equal(pthread_create(&th, NULL, churn_updater, work), 0);
 	int churned = 0;
 	while (!atomic_load(&churn_done) || churned < 10) {
-		doca_flow_pipe_destroy(churn_pipe("CHURN", false, 16));
+		doca_flow_pipe_destroy(udp_pipe("CHURN", false, 16, false));
 		churned++;
 	}
 	pthread_join(th, NULL);

@@ -35,13 +35,19 @@ static void record_cb(struct doca_flow_pipe_entry *entry, uint16_t q, enum doca_
 	nops++;
 }
 
+/* DOCA Flow with one queue and cb, and the two ports: a setup's 0, or -1. */
+static int start_with_cb(doca_flow_entry_process_cb cb)
+{
+	if (init_doca_flow_cb(1, "vnf,hws", cb) != DOCA_SUCCESS)
+		return -1;
+	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+}
+
 static int setup(void **state)
 {
 	(void)state;
 	nops = 0;
-	if (init_doca_flow_cb(1, "vnf,hws", record_cb) != DOCA_SUCCESS)
-		return -1;
-	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+	return start_with_cb(record_cb);
 }
 
 static int teardown(void **state)
@@ -415,9 +421,7 @@ static int setup_tally(void **state)
 {
 	(void)state;
 	memset(&cbs, 0, sizeof(cbs));
-	if (init_doca_flow_cb(1, "vnf,hws", tally_cb) != DOCA_SUCCESS)
-		return -1;
-	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+	return start_with_cb(tally_cb);
 }
 
 static void add_ctx(struct doca_flow_pipe *p, uint16_t dport, void *ctx)
@@ -493,9 +497,7 @@ static int setup_nest(void **state)
 {
 	(void)state;
 	memset(&nest, 0, sizeof(nest));
-	if (init_doca_flow_cb(1, "vnf,hws", nest_cb) != DOCA_SUCCESS)
-		return -1;
-	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+	return start_with_cb(nest_cb);
 }
 
 static void test_callback_processes_own_queue_in_order(void **state)
@@ -634,9 +636,7 @@ static int setup_stop(void **state)
 {
 	(void)state;
 	memset(&stops, 0, sizeof(stops));
-	if (init_doca_flow_cb(1, "vnf,hws", stop_cb) != DOCA_SUCCESS)
-		return -1;
-	return init_doca_flow_ports(2, ports) == DOCA_SUCCESS ? 0 : -1;
+	return start_with_cb(stop_cb);
 }
 
 /*
